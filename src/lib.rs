@@ -1,0 +1,8 @@
+//! Cabra: an engine for the 3D connection game Caminos.
+//!
+//! - [`game`]: the rules: bitboards, pieces, the placement table, positions,
+//!   notation and `.caminos` files.
+//! - [`search`]: Monte Carlo Tree Search, generic over a small [`search::Game`] trait.
+
+pub mod game;
+pub mod search;

@@ -1,0 +1,66 @@
+//! The small interface the search needs from a game.
+//!
+//! The search knows nothing about Caminos: it sees moves, a side to move,
+//! a way to play a move, a result, and a random playout. Any two-player,
+//! zero-sum, perfect-information game with a bounded length fits.
+
+use std::fmt::Debug;
+
+use rand::RngCore;
+
+/// One of the two players, as an index: 0 moves first.
+pub type Side = u8;
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The given side won.
+    Win(Side),
+    /// Nobody won.
+    Draw,
+}
+
+impl Outcome {
+    /// The reward of this outcome for `side`: 1 for a win, 0.5 for a draw, 0 for a loss.
+    #[inline]
+    pub fn reward_for(self, side: Side) -> f32 {
+        match self {
+            Outcome::Win(w) if w == side => 1.0,
+            Outcome::Win(_) => 0.0,
+            Outcome::Draw => 0.5,
+        }
+    }
+}
+
+/// A game the search can play.
+///
+/// `play` must leave `outcome` up to date, so that the search can tell a
+/// finished game at once. Moves are small `Copy` values (Caminos uses a
+/// `u16` placement id) so that tree nodes stay compact.
+pub trait Game: Clone + Send + Sync {
+    /// A move: small, copyable and comparable.
+    type Move: Copy + Eq + Debug + Send + Sync;
+
+    /// Side to move (0 or 1).
+    fn side_to_move(&self) -> Side;
+
+    /// Appends every legal move to `buf` (after clearing it).
+    /// A finished game has no legal moves.
+    fn legal_moves(&self, buf: &mut Vec<Self::Move>);
+
+    /// Plays a legal move for the side to move.
+    fn play(&mut self, mv: Self::Move);
+
+    /// `Some` once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// Plays uniformly random legal moves until the game ends and returns
+    /// the outcome. Must not allocate.
+    fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome;
+
+    /// A move that wins at once for the side to move, if there is one.
+    /// The default says "don't know"; games with a cheap test override it.
+    fn winning_move(&self) -> Option<Self::Move> {
+        None
+    }
+}

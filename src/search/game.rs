@@ -41,6 +41,20 @@ pub trait Game: Clone + Send + Sync {
     /// A move: small, copyable and comparable.
     type Move: Copy + Eq + Debug + Send + Sync;
 
+    /// Every move has an id below this bound (Caminos: 2,497 placements).
+    /// Lets the search keep per-move statistics in flat arrays and walk the
+    /// untried moves of a node in a shuffled id order instead of storing them.
+    const MOVE_SPACE: usize;
+
+    /// The id of a move, below [`Game::MOVE_SPACE`].
+    fn move_id(mv: Self::Move) -> usize;
+
+    /// The move with id `id` (`id < MOVE_SPACE`).
+    fn move_from_id(id: usize) -> Self::Move;
+
+    /// Whether `mv` is legal for the side to move (false once the game is over).
+    fn is_legal(&self, mv: Self::Move) -> bool;
+
     /// Side to move (0 or 1).
     fn side_to_move(&self) -> Side;
 

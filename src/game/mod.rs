@@ -1,1 +1,33 @@
-//! The rules of Caminos.
+//! The rules of Caminos (see `docs/RULES.md`): the 8x8x3 bitboard volume,
+//! pieces and orientations, the placement table, positions with legal
+//! moves, play/undo, the bridge test and results, notation and files.
+
+pub mod bitboard;
+pub mod bridge;
+mod cell;
+mod error;
+mod movegen;
+mod notation;
+mod orientation;
+pub mod perft;
+mod piece;
+mod player;
+mod playout;
+mod position;
+pub mod record;
+mod shape;
+mod table;
+
+pub use bitboard::Volume;
+pub use cell::Cell;
+pub use error::{PlacementError, RecordError};
+pub use movegen::{MoveList, below};
+pub use notation::{
+    NotationError, cells_from_digits, parse_move, parse_placement, placement_from_cells,
+};
+pub use orientation::{Face, Orientation};
+pub use piece::Piece;
+pub use player::{Player, Status, WinReason};
+pub use position::{MAX_PLIES, Position};
+pub use shape::{SHAPE_COUNT, Shape};
+pub use table::{Entry, PLACEMENT_COUNT, Placement, Table, table};

@@ -1,0 +1,243 @@
+//! Piece notation (RULES.md section 4): `L E180 110`, read forgivingly and
+//! printed canonically; and placements given as four cells.
+
+use thiserror::Error;
+
+use super::cell::Cell;
+use super::orientation::{Face, Orientation};
+use super::piece::Piece;
+use super::table::{Placement, table};
+
+/// Why a piece notation could not be read. The message says what was expected.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{0}")]
+pub struct NotationError(pub String);
+
+fn err<T>(msg: impl Into<String>) -> Result<T, NotationError> {
+    Err(NotationError(msg.into()))
+}
+
+/// Reads `<piece> <orientation> <position>`, e.g. `L E180 110`, `l e180 110`
+/// or `LE180110`. Any of the 24 orientation names is accepted.
+pub fn parse_placement(text: &str) -> Result<Placement, NotationError> {
+    let s: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let mut chars = s.chars();
+    let Some(first) = chars.next() else {
+        return err("expected a placement such as `L E180 110` (piece, orientation, position)");
+    };
+    let Some(piece) = Piece::from_letter(first) else {
+        return err(format!(
+            "expected a piece letter L, T, Z or O at the start, found '{first}'"
+        ));
+    };
+    let face = match chars.next() {
+        Some(c) => Face::from_letter(c).ok_or_else(|| {
+            NotationError(format!(
+                "expected an orientation face T, B, N, S, E or W after the piece, found '{c}'"
+            ))
+        })?,
+        None => {
+            return err(format!(
+                "expected an orientation after '{piece}', e.g. `{piece} T0 000`"
+            ));
+        }
+    };
+    let rest: &str = chars.as_str();
+    if let Some(bad) = rest.chars().find(|c| !c.is_ascii_digit()) {
+        return err(format!(
+            "expected only digits after the face letter (angle, then position XYZ), found '{bad}'"
+        ));
+    }
+    if rest.len() < 4 {
+        return err(format!(
+            "expected an angle (0, 90, 180 or 270) and a position XYZ after '{piece} {}', e.g. `{piece} {}0 110`",
+            face.letter(),
+            face.letter()
+        ));
+    }
+    let (angle, pos) = rest.split_at(rest.len() - 3);
+    let orientation = angle
+        .parse::<u32>()
+        .ok()
+        .and_then(|a| Orientation::from_degrees(face, a))
+        .ok_or_else(|| {
+            NotationError(format!(
+                "expected an angle of 0, 90, 180 or 270, found {angle}"
+            ))
+        })?;
+    let d: Vec<u8> = pos.bytes().map(|b| b - b'0').collect();
+    let (x, y, z) = (d[0], d[1], d[2]);
+    if x > 7 || y > 7 {
+        return err(format!(
+            "position {pos} is off the board: x and y must be 0 to 7"
+        ));
+    }
+    if z != 0 {
+        return err(format!(
+            "position {pos} must have z = 0: every piece touches the board, so its lowest cube is at z = 0"
+        ));
+    }
+    let t = table();
+    let shape = t.shape_of(piece, orientation);
+    t.placement_at(shape, x, y).ok_or_else(|| {
+        let ext = t.shapes[shape].extent;
+        NotationError(format!(
+            "{piece} {orientation} {pos} does not fit on the board: it would reach x = {}, y = {} (at most 7)",
+            x + ext[0] - 1,
+            y + ext[1] - 1
+        ))
+    })
+}
+
+/// The placement made of these four cells, whatever their order.
+/// Errors say why they are not a placement: a repeated cube, not a piece
+/// shape, or not touching the board.
+pub fn placement_from_cells(cells: [Cell; 4]) -> Result<Placement, String> {
+    for (i, a) in cells.iter().enumerate() {
+        if cells[..i].contains(a) {
+            return Err(format!("cube {a} is listed twice"));
+        }
+    }
+    let min = |f: fn(&Cell) -> u8| cells.iter().map(f).min().unwrap_or(0);
+    let (mx, my, mz) = (min(|c| c.x), min(|c| c.y), min(|c| c.z));
+    let mut rel = cells.map(|c| [c.x - mx, c.y - my, c.z - mz]);
+    rel.sort();
+    let t = table();
+    let Some(shape) = t.shape_of_cells(&rel) else {
+        let mut sorted = cells;
+        sorted.sort();
+        let list: Vec<String> = sorted.iter().map(|c| c.to_string()).collect();
+        return Err(format!(
+            "cubes {} do not form an L, T, Z or O piece",
+            list.join(" ")
+        ));
+    };
+    if mz > 0 {
+        return Err(format!(
+            "the piece does not touch the board: its lowest cube is at z = {mz}"
+        ));
+    }
+    Ok(t.placement_at(shape, mx, my)
+        .expect("cells on the board make a placement that fits"))
+}
+
+/// Reads four cells from exactly twelve digits `XYZXYZXYZXYZ`.
+pub fn cells_from_digits(digits: &[u8]) -> Result<[Cell; 4], String> {
+    if digits.len() != 12 {
+        return Err(format!("found {} digits, expected 12", digits.len()));
+    }
+    let mut cells = [Cell::new(0, 0, 0); 4];
+    for (i, c) in cells.iter_mut().enumerate() {
+        *c = Cell::from_digits([digits[3 * i], digits[3 * i + 1], digits[3 * i + 2]])?;
+    }
+    Ok(cells)
+}
+
+/// Reads a placement the way a person may type it: piece notation
+/// (`L E180 110`) or four cells as twelve digits (`110 120 121 122`).
+pub fn parse_move(text: &str) -> Result<Placement, NotationError> {
+    let t = text.trim();
+    if t.starts_with(|c: char| c.is_ascii_digit()) {
+        let digits: Vec<u8> = t
+            .bytes()
+            .filter(u8::is_ascii_digit)
+            .map(|b| b - b'0')
+            .collect();
+        if let Some(bad) = t
+            .chars()
+            .find(|c| !c.is_ascii_digit() && !c.is_whitespace())
+        {
+            return err(format!(
+                "expected twelve digits (four cells XYZ), found '{bad}'"
+            ));
+        }
+        let cells = cells_from_digits(&digits).map_err(NotationError)?;
+        return placement_from_cells(cells).map_err(NotationError);
+    }
+    parse_placement(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forgiving_spellings_all_read_the_same() {
+        let p = parse_placement("L E180 110").unwrap();
+        for s in ["l e180 110", "LE180110", "  L  e 180   1 1 0 ", "le180110"] {
+            assert_eq!(parse_placement(s).unwrap(), p, "{s}");
+        }
+        assert_eq!(p.to_string(), "L E180 110");
+    }
+
+    #[test]
+    fn every_name_reads_and_prints_canonically() {
+        // O has only 3 shapes: all 24 names fold onto T0, N0 and E0.
+        for face in "TBNSEW".chars() {
+            for a in [0, 90, 180, 270] {
+                let p = parse_placement(&format!("O {face}{a} 330")).unwrap();
+                let out = p.to_string();
+                assert!(
+                    ["O T0 330", "O N0 330", "O E0 330"].contains(&out.as_str()),
+                    "{out}"
+                );
+                // The canonical spelling reads back to the same placement.
+                assert_eq!(parse_placement(&out).unwrap(), p);
+            }
+        }
+        // B0 of T is the same shape as T180 turned over: prints with its canonical name.
+        let b0 = parse_placement("T B0 000").unwrap();
+        assert_eq!(b0.to_string(), "T T180 000");
+    }
+
+    #[test]
+    fn errors_say_what_was_expected() {
+        let e = |s: &str| parse_placement(s).unwrap_err().0;
+        assert!(e("").contains("expected a placement"));
+        assert!(e("X T0 000").contains("piece letter"));
+        assert!(e("L Q0 000").contains("face"));
+        assert!(e("L T45 000").contains("angle of 0, 90, 180 or 270"));
+        assert!(e("L T0 00").contains("position"));
+        assert!(e("L T0 001").contains("z = 0"));
+        assert!(e("L T0 900").contains("off the board"));
+        assert!(e("L T0 700").contains("does not fit"));
+    }
+
+    #[test]
+    fn cells_in_any_order_give_the_placement() {
+        let p = parse_placement("L E180 110").unwrap();
+        for s in ["110120121122", "122 121 120 110", "120 121 122 110"] {
+            assert_eq!(parse_move(s).unwrap(), p, "{s}");
+        }
+        assert!(
+            parse_move("110 120 121")
+                .unwrap_err()
+                .0
+                .contains("found 9 digits")
+        );
+        assert!(
+            parse_move("110 110 121 122")
+                .unwrap_err()
+                .0
+                .contains("twice")
+        );
+        assert!(
+            parse_move("000 200 400 600")
+                .unwrap_err()
+                .0
+                .contains("do not form")
+        );
+        assert!(
+            parse_move("111 121 122 112")
+                .unwrap_err()
+                .0
+                .contains("does not touch")
+        );
+        assert!(
+            parse_move("810 120 121 122")
+                .unwrap_err()
+                .0
+                .contains("x must be 0 to 7")
+        );
+    }
+}

@@ -1,0 +1,106 @@
+//! The two players and how a game can end.
+
+use std::fmt;
+
+/// A player. Player 1 places first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Player {
+    /// Places first.
+    One,
+    /// Places second.
+    Two,
+}
+
+impl Player {
+    /// Both players, in playing order.
+    pub const BOTH: [Player; 2] = [Player::One, Player::Two];
+
+    /// 0 for player 1, 1 for player 2.
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The player with index 0 or 1.
+    #[inline(always)]
+    pub const fn from_index(i: usize) -> Player {
+        if i == 0 { Player::One } else { Player::Two }
+    }
+
+    /// The other player.
+    #[inline(always)]
+    pub const fn other(self) -> Player {
+        match self {
+            Player::One => Player::Two,
+            Player::Two => Player::One,
+        }
+    }
+
+    /// 1 or 2, as people number them.
+    pub const fn number(self) -> u8 {
+        self as u8 + 1
+    }
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "player {}", self.number())
+    }
+}
+
+/// How a won game was won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WinReason {
+    /// The winner built a bridge (RULES.md section 6).
+    Bridge,
+    /// Nobody could build one and the winner had fewer perimeter pieces (section 7).
+    Perimeter,
+}
+
+/// The state of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// The side to move has a legal placement and nobody has a bridge.
+    Ongoing,
+    /// The game is over and `winner` won.
+    Won {
+        /// Who won.
+        winner: Player,
+        /// How.
+        by: WinReason,
+    },
+    /// The game ended with equal perimeter counts.
+    Draw,
+}
+
+impl Status {
+    /// Whether the game is over.
+    pub fn is_over(self) -> bool {
+        self != Status::Ongoing
+    }
+
+    /// The winner, if any.
+    pub fn winner(self) -> Option<Player> {
+        match self {
+            Status::Won { winner, .. } => Some(winner),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Status::Ongoing => write!(f, "in progress"),
+            Status::Won {
+                winner,
+                by: WinReason::Bridge,
+            } => write!(f, "{winner} wins by bridge"),
+            Status::Won {
+                winner,
+                by: WinReason::Perimeter,
+            } => write!(f, "{winner} wins on perimeter pieces"),
+            Status::Draw => write!(f, "draw"),
+        }
+    }
+}

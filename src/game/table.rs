@@ -1,0 +1,253 @@
+//! The placement table: every shape at every position where it fits inside
+//! the volume and touches the board (2,497 entries), built once.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::LazyLock;
+
+use super::bitboard::{RIM, Volume, bit};
+use super::cell::Cell;
+use super::piece::Piece;
+use super::shape::{SHAPE_COUNT, Shape, all_shapes};
+
+/// Number of entries in the table.
+pub const PLACEMENT_COUNT: usize = 2497;
+
+/// A placement: an index into the placement table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Placement(pub u16);
+
+impl Placement {
+    /// The table entry of this placement.
+    #[inline(always)]
+    pub fn entry(self) -> &'static Entry {
+        &table().entries[self.0 as usize]
+    }
+
+    /// Index into the table.
+    #[inline(always)]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for Placement {
+    /// Canonical notation, e.g. `L E180 110`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let e = self.entry();
+        write!(f, "{} {}{}0", table().shapes[e.shape as usize], e.x, e.y)
+    }
+}
+
+/// One placement: a shape at a position, with the masks that decide legality.
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    /// The four cells.
+    pub cells: Volume,
+    /// Cells (layers 0 and 1) that must already be occupied: the cell under
+    /// each cube at z > 0 that is not part of the piece itself.
+    pub support: [u64; 2],
+    /// The piece type.
+    pub piece: Piece,
+    /// Index into [`Table::shapes`].
+    pub shape: u8,
+    /// Position: smallest x of the bounding box.
+    pub x: u8,
+    /// Position: smallest y of the bounding box.
+    pub y: u8,
+    /// Whether a cube lies on the bottom perimeter (z = 0, on the rim).
+    pub on_perimeter: bool,
+}
+
+/// How a shape's legal positions are found with a handful of shifts.
+///
+/// A position `p` (bit `y * 8 + x`) is legal when every term's source layer
+/// has bit `p + shift` set. Sources index [`Sources`]: free layers 0..3,
+/// occupied layers 3..5, and 5 = all ones (padding).
+#[derive(Clone, Copy, Debug)]
+pub struct ShapeGen {
+    /// Positions where the shape's bounding box fits on the board.
+    pub fits: u64,
+    /// `(source, shift)` pairs: four cube terms, then support terms padded to eight.
+    pub terms: [(u8, u8); 8],
+}
+
+/// The layers [`ShapeGen`] terms read: free 0..3, occupied 0..2, all ones.
+pub type Sources = [u64; 6];
+
+/// The table, the shapes, and the lookups built with them.
+pub struct Table {
+    /// All 2,497 placements, grouped by piece (L, T, Z, O), then shape, then position.
+    pub entries: Vec<Entry>,
+    /// The 51 shapes.
+    pub shapes: Vec<Shape>,
+    /// For each shape, how to enumerate its legal positions.
+    pub gens: [ShapeGen; SHAPE_COUNT],
+    /// Range of shape indices of each piece.
+    pub piece_shapes: [std::ops::Range<usize>; 4],
+    /// Range of entry indices of each piece.
+    pub piece_entries: [std::ops::Range<usize>; 4],
+    /// The entry of each shape at each position (`u16::MAX` when it does not fit).
+    pub id_at: [[u16; 64]; SHAPE_COUNT],
+    shape_by_cells: HashMap<[[u8; 3]; 4], u8>,
+}
+
+static TABLE: LazyLock<Table> = LazyLock::new(Table::build);
+
+/// The placement table (built on first use).
+#[inline(always)]
+pub fn table() -> &'static Table {
+    &TABLE
+}
+
+impl Table {
+    fn build() -> Table {
+        let shapes = all_shapes();
+        let mut entries = Vec::with_capacity(PLACEMENT_COUNT);
+        let mut id_at = [[u16::MAX; 64]; SHAPE_COUNT];
+        let mut gens = [ShapeGen {
+            fits: 0,
+            terms: [(5, 0); 8],
+        }; SHAPE_COUNT];
+        let mut piece_shapes = [0..0, 0..0, 0..0, 0..0];
+        let mut piece_entries = [0..0, 0..0, 0..0, 0..0];
+        for (si, s) in shapes.iter().enumerate() {
+            let p = s.piece.index();
+            if piece_shapes[p].is_empty() {
+                piece_shapes[p] = si..si;
+                piece_entries[p] = entries.len()..entries.len();
+            }
+            gens[si] = shape_gen(s);
+            for y in 0..=8 - s.extent[1] {
+                for x in 0..=8 - s.extent[0] {
+                    id_at[si][(y * 8 + x) as usize] = entries.len() as u16;
+                    entries.push(entry(si, s, x, y));
+                }
+            }
+            piece_shapes[p].end = si + 1;
+            piece_entries[p].end = entries.len();
+        }
+        let shape_by_cells = shapes
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.cells, i as u8))
+            .collect();
+        Table {
+            entries,
+            shapes,
+            gens,
+            piece_shapes,
+            piece_entries,
+            id_at,
+            shape_by_cells,
+        }
+    }
+
+    /// The placement of shape `shape` with its bounding box's smallest corner
+    /// at `(x, y, 0)`, if it fits on the board.
+    pub fn placement_at(&self, shape: usize, x: u8, y: u8) -> Option<Placement> {
+        if x > 7 || y > 7 {
+            return None;
+        }
+        let id = self.id_at[shape][(y * 8 + x) as usize];
+        (id != u16::MAX).then_some(Placement(id))
+    }
+
+    /// The shape index of four cells already normalised (smallest x, y, z = 0), sorted.
+    pub fn shape_of_cells(&self, cells: &[[u8; 3]; 4]) -> Option<usize> {
+        self.shape_by_cells.get(cells).map(|&i| i as usize)
+    }
+
+    /// The shape with the given piece and orientation name (any of the 24).
+    pub fn shape_of(&self, piece: Piece, o: super::orientation::Orientation) -> usize {
+        let cells = o.apply(piece).map(|c| c.map(|v| v as u8));
+        self.shape_of_cells(&cells)
+            .expect("every orientation of a piece is one of the 51 shapes")
+    }
+}
+
+fn entry(si: usize, s: &Shape, x: u8, y: u8) -> Entry {
+    let mut cells = Volume::EMPTY;
+    for &[dx, dy, dz] in &s.cells {
+        cells.insert(Cell::new(x + dx, y + dy, dz));
+    }
+    let mut support = [0u64; 2];
+    for &[dx, dy, dz] in &s.cells {
+        if dz > 0 && !s.cells.contains(&[dx, dy, dz - 1]) {
+            support[dz as usize - 1] |= bit(x + dx, y + dy);
+        }
+    }
+    Entry {
+        cells,
+        support,
+        piece: s.piece,
+        shape: si as u8,
+        x,
+        y,
+        on_perimeter: cells.0[0] & RIM != 0,
+    }
+}
+
+fn shape_gen(s: &Shape) -> ShapeGen {
+    let mut fits = 0u64;
+    for y in 0..=8 - s.extent[1] {
+        for x in 0..=8 - s.extent[0] {
+            fits |= bit(x, y);
+        }
+    }
+    let mut terms = [(5u8, 0u8); 8];
+    let mut n = 0;
+    for &[dx, dy, dz] in &s.cells {
+        terms[n] = (dz, dy * 8 + dx);
+        n += 1;
+    }
+    for &[dx, dy, dz] in &s.cells {
+        if dz > 0 && !s.cells.contains(&[dx, dy, dz - 1]) {
+            terms[n] = (3 + dz - 1, dy * 8 + dx);
+            n += 1;
+        }
+    }
+    ShapeGen { fits, terms }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_has_2497_entries_split_as_the_rules_say() {
+        let t = table();
+        assert_eq!(t.entries.len(), PLACEMENT_COUNT);
+        let per_piece: Vec<usize> = t.piece_entries.iter().map(|r| r.len()).collect();
+        assert_eq!(per_piece, [1168, 584, 584, 161]);
+        for (p, r) in t.piece_entries.iter().enumerate() {
+            assert!(t.entries[r.clone()].iter().all(|e| e.piece.index() == p));
+        }
+    }
+
+    #[test]
+    fn l_e180_110_has_the_cells_of_the_rules_example() {
+        let t = table();
+        let shape = t.shape_of(
+            Piece::L,
+            crate::game::Orientation::from_degrees(crate::game::Face::E, 180).unwrap(),
+        );
+        let p = t.placement_at(shape, 1, 1).unwrap();
+        let cells: Vec<String> = p.entry().cells.cells().map(|c| c.to_string()).collect();
+        assert_eq!(cells, ["110", "120", "121", "122"]);
+        assert_eq!(p.to_string(), "L E180 110");
+        // 121 stands on 120 (own cube), 122 on 121: no outside support.
+        assert_eq!(p.entry().support, [0, 0]);
+    }
+
+    #[test]
+    fn entries_are_distinct_and_inside_the_volume() {
+        let t = table();
+        let mut seen = std::collections::HashSet::new();
+        for e in &t.entries {
+            assert_eq!(e.cells.count(), 4);
+            assert!(e.cells.0[0] != 0, "every entry touches the board");
+            assert!(seen.insert(e.cells), "duplicate entry");
+        }
+    }
+}

@@ -1,0 +1,379 @@
+//! The searcher: one tree per thread, searched in parallel, kept between
+//! moves.
+//!
+//! Root parallelism: each thread grows its own independent tree (its own
+//! random seed, derived from the base seed); nothing is shared in the hot
+//! loop. At the end the root statistics are summed per move. With one
+//! thread, a seed and an iteration (or node) limit, the result is exactly
+//! reproducible.
+//!
+//! Tree reuse: [`Searcher::advance`] copies the subtree under the move played
+//! into a fresh, compact arena (garbage from the rest of the old tree is
+//! dropped; max-trees are rebuilt on demand), so statistics and proofs of
+//! the new position carry over.
+
+use std::sync::Mutex;
+use std::time::Instant;
+
+use super::game::Game;
+use super::limits::{Limits, Stopper, share};
+use super::order::{child_salt, mix};
+use super::policy::Uct;
+use super::report::{MoveStats, Proven, Report};
+use super::tree::{Node, Proof, ROOT};
+use super::worker::Worker;
+
+/// Default node cap: about 1 GiB at the measured bytes per node (≤ 64).
+pub const DEFAULT_NODE_CAP: usize = (1 << 30) / 64;
+
+/// How to search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchConfig {
+    /// Selection parameters (exploration constant, first-play urgency).
+    pub uct: Uct,
+    /// Independent trees searched in parallel, one per thread.
+    pub threads: usize,
+    /// Base seed; tree `i` uses a seed derived from it and `i`.
+    pub seed: u64,
+    /// Most nodes in all trees together (split evenly between them). A tree
+    /// at its cap stops growing and keeps playing out from its leaves.
+    pub node_cap: usize,
+    /// Prove wins and losses in the tree (MCTS-Solver). Off only for tests
+    /// of the plain statistics.
+    pub solver: bool,
+    /// How many root moves the report lists.
+    pub top_moves: usize,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            uct: Uct::default(),
+            threads: 1,
+            seed: 0,
+            node_cap: DEFAULT_NODE_CAP,
+            solver: true,
+            top_moves: 10,
+        }
+    }
+}
+
+/// A search over positions of one game, keeping its trees between moves.
+pub struct Searcher<G: Game> {
+    root: G,
+    config: SearchConfig,
+    workers: Vec<Worker<G>>,
+    pool: Option<rayon::ThreadPool>,
+}
+
+impl<G: Game> Searcher<G> {
+    /// A searcher at `root`. Panics if `G::MOVE_SPACE` is above
+    /// [`super::order::MAX_MOVE_SPACE`] or a thread pool cannot be built.
+    pub fn new(root: G, config: SearchConfig) -> Self {
+        let threads = config.threads.max(1);
+        let cap = (config.node_cap / threads).max(1);
+        let workers = (0..threads)
+            .map(|i| {
+                Worker::new(
+                    &root,
+                    config.uct,
+                    config.solver,
+                    tree_seed(config.seed, i),
+                    cap,
+                )
+            })
+            .collect();
+        let pool = (threads > 1).then(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .thread_name(|i| format!("cabra-search-{i}"))
+                .build()
+                .expect("building the search thread pool")
+        });
+        Searcher {
+            root,
+            config: SearchConfig { threads, ..config },
+            workers,
+            pool,
+        }
+    }
+
+    /// The position searched.
+    pub fn position(&self) -> &G {
+        &self.root
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    /// Nodes in all trees.
+    pub fn nodes(&self) -> usize {
+        self.workers.iter().map(|w| w.tree.count()).sum()
+    }
+
+    /// Arena slots in all trees (nodes plus spare room), for memory estimates.
+    pub fn slots(&self) -> usize {
+        self.workers.iter().map(|w| w.tree.slots()).sum()
+    }
+
+    /// Searches the current position until a limit is reached and reports.
+    /// Continues the existing trees, so repeated calls add up.
+    pub fn search(&mut self, limits: &Limits) -> Report<G::Move> {
+        let start = Instant::now();
+        let stopper = Stopper::new(limits, start);
+        let n = self.workers.len();
+        let root = &self.root;
+        let iterations: u64 = match &self.pool {
+            None => self.workers[0].run(
+                root,
+                share(limits.iterations, 1, 0),
+                share(limits.nodes, 1, 0),
+                &stopper,
+            ),
+            Some(pool) => {
+                // One tree per pool thread: `broadcast` runs the closure once
+                // on each thread; each locks only its own tree.
+                let cells: Vec<Mutex<&mut Worker<G>>> =
+                    self.workers.iter_mut().map(Mutex::new).collect();
+                pool.broadcast(|ctx| {
+                    let i = ctx.index();
+                    let mut w = cells[i].lock().expect("search thread panicked");
+                    w.run(
+                        root,
+                        share(limits.iterations, n, i),
+                        share(limits.nodes, n, i),
+                        &stopper,
+                    )
+                })
+                .into_iter()
+                .sum()
+            }
+        };
+        let seconds = start.elapsed().as_secs_f64();
+        self.report(iterations, seconds)
+    }
+
+    /// Plays `mv` at the root, keeping what each tree knows about the
+    /// position after it (the copy takes time proportional to that subtree).
+    /// Panics if `mv` is not legal.
+    pub fn advance(&mut self, mv: G::Move) {
+        assert!(self.root.is_legal(mv), "advance: illegal move {mv:?}");
+        self.root.play(mv);
+        let id = G::move_id(mv);
+        for w in &mut self.workers {
+            let salt = child_salt(w.root_salt, id);
+            let root = &w.tree;
+            let found = root
+                .children(ROOT)
+                .iter()
+                .position(|c| usize::from(c.mv) == id);
+            match found {
+                Some(slot) => {
+                    let sub = root.extract(root.node(ROOT).first + slot as u32);
+                    w.install(sub, &self.root, salt);
+                }
+                None => w.reset(&self.root, salt),
+            }
+        }
+    }
+
+    /// Starts over at a new position, dropping the trees.
+    pub fn set_position(&mut self, root: G) {
+        self.root = root;
+        for w in &mut self.workers {
+            let salt = mix(w.root_salt);
+            w.reset(&self.root, salt);
+        }
+    }
+
+    /// Builds the report from the roots of all trees.
+    fn report(&self, iterations: u64, seconds: f64) -> Report<G::Move> {
+        let stats = self.root_stats();
+        let best = self.choose(&stats);
+        let root_proof = self
+            .workers
+            .iter()
+            .map(|w| w.tree.node(ROOT).proof)
+            .find(|&p| p != Proof::Unknown);
+        let best_stats = best.and_then(|id| stats.iter().find(|s| s.id == id));
+        let proven = match root_proof {
+            // The root's proof is for the player who moved into it.
+            Some(p) => flip(p),
+            None if best_stats.is_some_and(|s| s.proof == Proof::Win) => Some(Proven::Win),
+            None => None,
+        };
+        let winrate = match (proven, best_stats) {
+            (Some(Proven::Win), _) => 1.0,
+            (Some(Proven::Loss), _) => 0.0,
+            (Some(Proven::Draw), _) => 0.5,
+            (None, Some(s)) => s.winrate(),
+            (None, None) => 0.5,
+        };
+        let mut top: Vec<&Acc> = stats.iter().collect();
+        top.sort_by_key(|s| (std::cmp::Reverse(s.visits), s.id));
+        let top = top
+            .into_iter()
+            .take(self.config.top_moves)
+            .map(|s| MoveStats {
+                mv: G::move_from_id(s.id),
+                visits: s.visits,
+                winrate: s.winrate(),
+                proven: flip_child(s.proof),
+            })
+            .collect();
+        Report {
+            best: best.map(G::move_from_id),
+            winrate,
+            proven,
+            iterations,
+            nodes: self.nodes() as u64,
+            seconds,
+            iterations_per_second: if seconds > 0.0 {
+                iterations as f64 / seconds
+            } else {
+                0.0
+            },
+            pv: best.map(|id| self.pv(id)).unwrap_or_default(),
+            top,
+            threads: self.workers.len(),
+        }
+    }
+
+    /// Root children of all trees, summed per move id (in id order).
+    fn root_stats(&self) -> Vec<Acc> {
+        let mut by_id: Vec<Option<Acc>> = vec![None; G::MOVE_SPACE];
+        for w in &self.workers {
+            for c in w.tree.children(ROOT) {
+                let a = by_id[usize::from(c.mv)].get_or_insert(Acc {
+                    id: usize::from(c.mv),
+                    visits: 0,
+                    wins2: 0,
+                    proof: Proof::Unknown,
+                });
+                a.visits += u64::from(c.visits);
+                a.wins2 += u64::from(c.wins2);
+                // Proofs are exact, so any tree's proof holds for all.
+                if c.proof != Proof::Unknown {
+                    a.proof = c.proof;
+                }
+            }
+        }
+        by_id.into_iter().flatten().collect()
+    }
+
+    /// The move to play: a proven win if there is one; else the most
+    /// visited move not proven lost; else any legal move not proven lost;
+    /// else (everything loses) the most visited move.
+    fn choose(&self, stats: &[Acc]) -> Option<usize> {
+        let most_visited = |keep: &dyn Fn(&Acc) -> bool| {
+            stats
+                .iter()
+                .filter(|s| keep(s))
+                .max_by_key(|s| (s.visits, s.wins2, std::cmp::Reverse(s.id)))
+                .map(|s| s.id)
+        };
+        if let Some(id) = most_visited(&|s| s.proof == Proof::Win) {
+            return Some(id);
+        }
+        if let Some(id) = most_visited(&|s| s.proof != Proof::Loss && s.visits > 0) {
+            return Some(id);
+        }
+        let mut legal = Vec::new();
+        self.root.legal_moves(&mut legal);
+        let lost = |id: usize| stats.iter().any(|s| s.id == id && s.proof == Proof::Loss);
+        if let Some(&m) = legal.iter().find(|&&m| !lost(G::move_id(m))) {
+            return Some(G::move_id(m));
+        }
+        most_visited(&|_| true)
+    }
+
+    /// The principal variation from root move `first`, in the tree that
+    /// visited it most: at each node a proven win for the mover if any,
+    /// otherwise the most visited child not proven lost.
+    fn pv(&self, first: usize) -> Vec<G::Move> {
+        let mut pv = vec![G::move_from_id(first)];
+        let Some((tree, mut node)) = self
+            .workers
+            .iter()
+            .filter_map(|w| {
+                let slot = w
+                    .tree
+                    .children(ROOT)
+                    .iter()
+                    .position(|c| usize::from(c.mv) == first)?;
+                Some((&w.tree, w.tree.node(ROOT).first + slot as u32))
+            })
+            .max_by_key(|(t, i)| t.node(*i).visits)
+        else {
+            return pv;
+        };
+        while pv.len() < 64 {
+            let kids = tree.children(node);
+            let pick = |c: &Node| {
+                (
+                    c.proof == Proof::Win,
+                    c.proof != Proof::Loss,
+                    c.visits,
+                    std::cmp::Reverse(c.mv),
+                )
+            };
+            let Some(slot) = (0..kids.len()).max_by_key(|&s| pick(&kids[s])) else {
+                break;
+            };
+            node = tree.node(node).first + slot as u32;
+            pv.push(G::move_from_id(usize::from(kids[slot].mv)));
+        }
+        pv
+    }
+}
+
+/// Summed statistics of one root move.
+#[derive(Clone, Copy, Debug)]
+struct Acc {
+    id: usize,
+    visits: u64,
+    wins2: u64,
+    proof: Proof,
+}
+
+impl Acc {
+    /// Mean reward for the side to move at the root; the proven value if any.
+    fn winrate(&self) -> f64 {
+        match self.proof {
+            Proof::Win => 1.0,
+            Proof::Loss => 0.0,
+            Proof::Draw => 0.5,
+            Proof::Unknown if self.visits == 0 => 0.5,
+            Proof::Unknown => self.wins2 as f64 / (2 * self.visits) as f64,
+        }
+    }
+}
+
+/// A node's proof (for the player who moved into it) as a value for the
+/// side to move there.
+fn flip(p: Proof) -> Option<Proven> {
+    match p {
+        Proof::Unknown => None,
+        Proof::Win => Some(Proven::Loss),
+        Proof::Loss => Some(Proven::Win),
+        Proof::Draw => Some(Proven::Draw),
+    }
+}
+
+/// A root child's proof as the value of that move for the side to move at
+/// the root (who made it).
+fn flip_child(p: Proof) -> Option<Proven> {
+    match p {
+        Proof::Unknown => None,
+        Proof::Win => Some(Proven::Win),
+        Proof::Loss => Some(Proven::Loss),
+        Proof::Draw => Some(Proven::Draw),
+    }
+}
+
+/// Seed of tree `i`: distinct, well-mixed streams from one base seed.
+fn tree_seed(base: u64, i: usize) -> u64 {
+    mix(base ^ mix(i as u64))
+}

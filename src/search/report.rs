@@ -1,0 +1,147 @@
+//! The result of a search: the move to play and what the search saw.
+//!
+//! The report is generic over the move type; [`Report::map_moves`] turns it
+//! into a report over strings (notation) for printing or JSON.
+
+use serde::Serialize;
+
+/// A proven game-theoretic value, for the side to move at the position the
+/// value belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Proven {
+    /// The side to move wins with best play.
+    Win,
+    /// The side to move loses against best play.
+    Loss,
+    /// Best play on both sides draws.
+    Draw,
+}
+
+/// Statistics of one root move, summed over all trees.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MoveStats<M> {
+    /// The move.
+    #[serde(rename = "move")]
+    pub mv: M,
+    /// Playouts through this move.
+    pub visits: u64,
+    /// Mean reward for the side to move (win 1, draw 0.5, loss 0); the
+    /// proven value instead when there is one.
+    pub winrate: f64,
+    /// The proven result of this move for the side to move, if any.
+    pub proven: Option<Proven>,
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report<M> {
+    /// The move to play; `None` when the game is over.
+    pub best: Option<M>,
+    /// Estimated probability that the side to move wins after `best`
+    /// (draws count one half); 1 or 0 (or 0.5) when proven.
+    pub winrate: f64,
+    /// The proven value of the position for the side to move, if known.
+    pub proven: Option<Proven>,
+    /// Iterations (playouts) run by this search, all threads together.
+    pub iterations: u64,
+    /// Nodes in the tree(s) at the end, reused ones included.
+    pub nodes: u64,
+    /// Wall-clock time of the search.
+    pub seconds: f64,
+    /// `iterations / seconds`.
+    pub iterations_per_second: f64,
+    /// Principal variation, starting with `best`.
+    pub pv: Vec<M>,
+    /// The most visited root moves, best first.
+    pub top: Vec<MoveStats<M>>,
+    /// Trees searched in parallel.
+    pub threads: usize,
+}
+
+impl<M> Report<M> {
+    /// The same report with every move converted by `f` (e.g. to notation).
+    pub fn map_moves<N>(self, mut f: impl FnMut(M) -> N) -> Report<N> {
+        Report {
+            best: self.best.map(&mut f),
+            winrate: self.winrate,
+            proven: self.proven,
+            iterations: self.iterations,
+            nodes: self.nodes,
+            seconds: self.seconds,
+            iterations_per_second: self.iterations_per_second,
+            pv: self.pv.into_iter().map(&mut f).collect(),
+            top: self
+                .top
+                .into_iter()
+                .map(|s| MoveStats {
+                    mv: f(s.mv),
+                    visits: s.visits,
+                    winrate: s.winrate,
+                    proven: s.proven,
+                })
+                .collect(),
+            threads: self.threads,
+        }
+    }
+}
+
+impl<M: std::fmt::Display> Report<M> {
+    /// A readable multi-line summary: the verdict, the speed, the PV and a
+    /// table of the top moves.
+    pub fn to_table(&self) -> String {
+        use std::fmt::Write;
+        let mut s = String::new();
+        let proven = |p: Option<Proven>| match p {
+            Some(Proven::Win) => "won",
+            Some(Proven::Loss) => "lost",
+            Some(Proven::Draw) => "drawn",
+            None => "",
+        };
+        match &self.best {
+            Some(m) => {
+                let _ = write!(s, "best {m}  winrate {:.1}%", 100.0 * self.winrate);
+            }
+            None => s.push_str("best (none: the game is over)"),
+        }
+        if self.proven.is_some() {
+            let _ = write!(s, "  proven {}", proven(self.proven));
+        }
+        let _ = writeln!(
+            s,
+            "\n{} iterations, {} nodes, {:.3} s, {:.0} iterations/s, {} thread{}",
+            self.iterations,
+            self.nodes,
+            self.seconds,
+            self.iterations_per_second,
+            self.threads,
+            if self.threads == 1 { "" } else { "s" }
+        );
+        let pv: Vec<String> = self.pv.iter().map(|m| m.to_string()).collect();
+        let _ = writeln!(s, "pv {}", pv.join(", "));
+        if !self.top.is_empty() {
+            let width = self
+                .top
+                .iter()
+                .map(|t| t.mv.to_string().len())
+                .max()
+                .unwrap_or(4);
+            let _ = writeln!(
+                s,
+                "{:<width$}  {:>10}  {:>7}  proven",
+                "move", "visits", "winrate"
+            );
+            for t in &self.top {
+                let _ = writeln!(
+                    s,
+                    "{:<width$}  {:>10}  {:>6.1}%  {}",
+                    t.mv.to_string(),
+                    t.visits,
+                    100.0 * t.winrate,
+                    proven(t.proven)
+                );
+            }
+        }
+        s
+    }
+}

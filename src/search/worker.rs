@@ -1,0 +1,280 @@
+//! One tree and the loop that grows it: select, expand one node, play out,
+//! back up.
+
+use std::marker::PhantomData;
+use std::sync::atomic::Ordering;
+
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use super::game::{Game, Outcome, Side};
+use super::limits::{CHECK_INTERVAL, Stopper};
+use super::maxtree::MaxTrees;
+use super::order::{MoveOrder, child_salt, mix};
+use super::policy::{Tables, Uct};
+use super::solver;
+use super::tree::{NONE, Node, Proof, ROOT, Tree};
+
+/// Nodes with at least this many children select through a max-tree
+/// instead of a scan.
+const ACCEL_MIN_CHILDREN: usize = 32;
+
+/// What one expansion step did.
+enum Expansion {
+    /// A child was added (and pushed on the path); the game ended with this.
+    Done(Outcome),
+    /// The node has no untried legal move left.
+    Exhausted,
+}
+
+/// A single search tree with its own random stream.
+#[derive(Clone, Debug)]
+pub(crate) struct Worker<G: Game> {
+    pub tree: Tree,
+    accel: MaxTrees,
+    tables: Tables,
+    uct: Uct,
+    solver: bool,
+    order: MoveOrder,
+    rng: Xoshiro256PlusPlus,
+    /// Salt of the root's move order; children's salts are derived from it.
+    pub root_salt: u64,
+    node_cap: usize,
+    /// Nodes of the current descent, root first.
+    path: Vec<u32>,
+    /// The player who moved into each node of `path`.
+    movers: Vec<Side>,
+    _game: PhantomData<fn(G)>,
+}
+
+impl<G: Game> Worker<G> {
+    /// An empty tree for `root`.
+    pub fn new(root: &G, uct: Uct, solver: bool, seed: u64, node_cap: usize) -> Self {
+        let mut w = Worker {
+            tree: Tree::new(0),
+            accel: MaxTrees::default(),
+            tables: Tables::new(uct.c),
+            uct,
+            solver,
+            order: MoveOrder::new(G::MOVE_SPACE),
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            root_salt: mix(seed ^ 0x5EED),
+            node_cap: node_cap.max(1),
+            path: Vec::with_capacity(64),
+            movers: Vec::with_capacity(64),
+            _game: PhantomData,
+        };
+        w.reset(root, w.root_salt);
+        w
+    }
+
+    /// Drops the tree and starts over at `root` with the given move-order salt.
+    pub fn reset(&mut self, root: &G, salt: u64) {
+        self.install(Tree::new(0), root, salt);
+    }
+
+    /// Makes `tree` (already rooted at `root`) the current tree.
+    pub fn install(&mut self, tree: Tree, root: &G, salt: u64) {
+        self.tree = tree;
+        self.accel = MaxTrees::default();
+        self.root_salt = salt;
+        if let Some(o) = root.outcome() {
+            let mover = 1 - root.side_to_move();
+            self.tree.node_mut(ROOT).proof = solver::terminal(o, mover);
+        }
+    }
+
+    /// Whether the root's value is proven.
+    pub fn solved(&self) -> bool {
+        self.tree.node(ROOT).proof != Proof::Unknown
+    }
+
+    /// Runs iterations from `root` until this tree's shares of the limits
+    /// are used up, the stopper says stop, or the root is solved. Returns the
+    /// number of iterations run.
+    pub fn run(&mut self, root: &G, max_iterations: u64, max_nodes: u64, stop: &Stopper) -> u64 {
+        let mut done = 0;
+        while done < max_iterations && (self.tree.count() as u64) < max_nodes && !self.solved() {
+            if done % CHECK_INTERVAL == 0 && stop.should_stop() {
+                break;
+            }
+            self.iterate(root);
+            done += 1;
+        }
+        if self.solved() {
+            stop.solved.store(true, Ordering::Relaxed);
+        }
+        done
+    }
+
+    /// One iteration: descend, expand at most one node, play out, back up.
+    pub fn iterate(&mut self, root: &G) {
+        let mut game = root.clone();
+        self.path.clear();
+        self.movers.clear();
+        self.path.push(ROOT);
+        self.movers.push(1 - root.side_to_move());
+        let mut node = ROOT;
+        let mut salt = self.root_salt;
+        let outcome = loop {
+            let n = *self.tree.node(node);
+            let depth = self.path.len() - 1;
+            if let Some(o) = solver::outcome(n.proof, self.movers[depth]) {
+                break o;
+            }
+            if !self.solver {
+                if let Some(o) = game.outcome() {
+                    break o;
+                }
+            }
+            let side = game.side_to_move();
+            let (slot, key) = self.best_child(node, &n);
+            let exhausted = u32::from(n.cursor) == self.order.end();
+            let can_grow = !exhausted && self.tree.count() < self.node_cap;
+            if can_grow && (key == f32::NEG_INFINITY || self.uct.fpu > key) {
+                match self.expand(node, salt, &mut game, side) {
+                    Expansion::Done(o) => break o,
+                    // Now exhausted (and perhaps proven): choose again.
+                    Expansion::Exhausted => continue,
+                }
+            }
+            if key == f32::NEG_INFINITY {
+                // No child to descend into and no room to grow: a leaf at
+                // the node cap. Play out from here.
+                break game.random_playout(&mut self.rng);
+            }
+            let child = n.first + slot as u32;
+            let mv = usize::from(self.tree.node(child).mv);
+            game.play(G::move_from_id(mv));
+            salt = child_salt(salt, mv);
+            self.path.push(child);
+            self.movers.push(side);
+            node = child;
+        };
+        self.backup(outcome);
+    }
+
+    /// The best visited child of `node` by UCB: its slot and key (minus
+    /// infinity when there is none to choose).
+    #[inline]
+    fn best_child(&mut self, node: u32, n: &Node) -> (usize, f32) {
+        if n.accel == NONE {
+            let scale = self.tables.scale(n.visits);
+            return self.tables.scan(self.tree.children(node), scale);
+        }
+        if self.accel.stale(n.accel, n.visits) {
+            self.rebuild_accel(node);
+        }
+        self.accel.best(n.accel)
+    }
+
+    /// Recomputes all keys of `node`'s max-tree with a fresh scale.
+    fn rebuild_accel(&mut self, node: u32) {
+        let n = *self.tree.node(node);
+        let scale = self.tables.scale(n.visits);
+        let children = self.tree.children(node);
+        let tables = &self.tables;
+        self.accel
+            .rebuild(n.accel, scale, n.visits, children.len(), |s| {
+                tables.key(&children[s], scale)
+            });
+    }
+
+    /// Tries to add one child to `node` (the last node of the path) and
+    /// play it out.
+    fn expand(&mut self, node: u32, salt: u64, game: &mut G, side: Side) -> Expansion {
+        let n = *self.tree.node(node);
+        if self.solver && n.len == 0 {
+            // First expansion: an immediate win settles the node at once.
+            if let Some(m) = game.winning_move() {
+                let child = self.add_child(node, G::move_id(m));
+                self.tree.node_mut(child).proof = Proof::Win;
+                self.path.push(child);
+                self.movers.push(side);
+                self.propagate();
+                return Expansion::Done(Outcome::Win(side));
+            }
+        }
+        let mut cursor = u32::from(n.cursor);
+        let found = self
+            .order
+            .next(salt, &mut cursor, |id| game.is_legal(G::move_from_id(id)));
+        self.tree.node_mut(node).cursor = cursor as u16;
+        let Some(id) = found else {
+            if self.solver {
+                let p = solver::settle(&self.tree, node, true);
+                if p != Proof::Unknown {
+                    self.tree.node_mut(node).proof = p;
+                    self.propagate();
+                }
+            }
+            return Expansion::Exhausted;
+        };
+        let child = self.add_child(node, id);
+        game.play(G::move_from_id(id));
+        self.path.push(child);
+        self.movers.push(side);
+        match game.outcome() {
+            Some(o) => {
+                if self.solver {
+                    self.tree.node_mut(child).proof = solver::terminal(o, side);
+                    self.propagate();
+                }
+                Expansion::Done(o)
+            }
+            None => Expansion::Done(game.random_playout(&mut self.rng)),
+        }
+    }
+
+    /// Proves what follows from the proof of the last node of the path.
+    fn propagate(&mut self) {
+        let end = self.order.end();
+        let last = self.path.len() - 1;
+        solver::propagate(&mut self.tree, &self.path, last, |t, i| {
+            u32::from(t.node(i).cursor) == end
+        });
+    }
+
+    /// Adds a child and keeps `node`'s max-tree (if any) in step.
+    fn add_child(&mut self, node: u32, id: usize) -> u32 {
+        let child = self.tree.add_child(node, id as u16);
+        let n = *self.tree.node(node);
+        let len = usize::from(n.len);
+        if n.accel != NONE {
+            if len > self.accel.capacity(n.accel) {
+                self.accel.grow(n.accel, 2 * self.accel.capacity(n.accel));
+                self.rebuild_accel(node);
+            }
+        } else if len >= ACCEL_MIN_CHILDREN {
+            let id = self.accel.create(2 * len.next_power_of_two());
+            self.tree.node_mut(node).accel = id;
+            self.rebuild_accel(node);
+        }
+        child
+    }
+
+    /// Adds the playout's result to every node of the path, each from the
+    /// point of view of the player who moved into it.
+    fn backup(&mut self, outcome: Outcome) {
+        for j in (0..self.path.len()).rev() {
+            let i = self.path[j];
+            let mover = self.movers[j];
+            let n = self.tree.node_mut(i);
+            n.visits += 1;
+            n.wins2 += match outcome {
+                Outcome::Win(w) if w == mover => 2,
+                Outcome::Win(_) => 0,
+                Outcome::Draw => 1,
+            };
+            if j > 0 {
+                let parent = *self.tree.node(self.path[j - 1]);
+                if parent.accel != NONE {
+                    let scale = self.accel.scale(parent.accel);
+                    let key = self.tables.key(self.tree.node(i), scale);
+                    self.accel
+                        .set(parent.accel, (i - parent.first) as usize, key);
+                }
+            }
+        }
+    }
+}

@@ -1,1 +1,45 @@
-fn main() {}
+//! `cabra`: the command-line program. Subcommands only; the work is in the
+//! library (`cabra::game`, `cabra::search`) and in `cli/`.
+
+mod cli;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Cabra: an engine for the 3D connection game Caminos (Bridget).
+#[derive(Parser, Debug)]
+#[command(name = "cabra", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Validate a .caminos game file and print how the game stands.
+    Check(cli::check::CheckArgs),
+    /// Print the final position of a .caminos game file.
+    Show(cli::show::ShowArgs),
+    /// Count legal placement sequences of a given length (move generator check).
+    Perft(cli::perft_cmd::PerftArgs),
+    /// Play random games from the empty board and report the speed.
+    Bench(cli::bench::BenchArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Check(a) => cli::check::run(a),
+        Command::Show(a) => cli::show::run(a),
+        Command::Perft(a) => cli::perft_cmd::run(a),
+        Command::Bench(a) => cli::bench::run(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("cabra: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -16,6 +16,7 @@ mod playout;
 mod position;
 pub mod record;
 mod shape;
+mod shape_masks;
 mod table;
 
 pub use bitboard::Volume;
@@ -30,4 +31,4 @@ pub use piece::Piece;
 pub use player::{Player, Status, WinReason};
 pub use position::{MAX_PLIES, Position};
 pub use shape::{SHAPE_COUNT, Shape};
-pub use table::{Entry, PLACEMENT_COUNT, Placement, Table, table};
+pub use table::{DrawMap, Entry, PLACEMENT_COUNT, Placement, Table, table};

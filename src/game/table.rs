@@ -59,37 +59,65 @@ pub struct Entry {
     pub on_perimeter: bool,
 }
 
-/// How a shape's legal positions are found with a handful of shifts.
-///
-/// A position `p` (bit `y * 8 + x`) is legal when every term's source layer
-/// has bit `p + shift` set. Sources index [`Sources`]: free layers 0..3,
-/// occupied layers 3..5, and 5 = all ones (padding).
-#[derive(Clone, Copy, Debug)]
-pub struct ShapeGen {
-    /// Positions where the shape's bounding box fits on the board.
-    pub fits: u64,
-    /// `(source, shift)` pairs: four cube terms, then support terms padded to eight.
-    pub terms: [(u8, u8); 8],
-}
-
-/// The layers [`ShapeGen`] terms read: free 0..3, occupied 0..2, all ones.
-pub type Sources = [u64; 6];
-
 /// The table, the shapes, and the lookups built with them.
 pub struct Table {
     /// All 2,497 placements, grouped by piece (L, T, Z, O), then shape, then position.
     pub entries: Vec<Entry>,
     /// The 51 shapes.
     pub shapes: Vec<Shape>,
-    /// For each shape, how to enumerate its legal positions.
-    pub gens: [ShapeGen; SHAPE_COUNT],
     /// Range of shape indices of each piece.
     pub piece_shapes: [std::ops::Range<usize>; 4],
     /// Range of entry indices of each piece.
     pub piece_entries: [std::ops::Range<usize>; 4],
+    /// For each set of available piece types (bit `i` = piece `i`), how to
+    /// map a uniform draw to an entry of those pieces.
+    pub draw_maps: [DrawMap; 16],
     /// The entry of each shape at each position (`u16::MAX` when it does not fit).
     pub id_at: [[u16; 64]; SHAPE_COUNT],
     shape_by_cells: HashMap<[[u8; 3]; 4], u8>,
+}
+
+/// Maps a number in `0..span` to the table entries of a set of piece types,
+/// whose index ranges are concatenated in table order.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DrawMap {
+    /// Total number of entries of the available pieces.
+    pub span: u32,
+    /// Where the second, third and fourth range start (`u32::MAX` when unused).
+    pub starts: [u32; 3],
+    /// What to add to a draw in each range to get the entry index.
+    pub offsets: [u32; 4],
+}
+
+impl DrawMap {
+    fn new(avail: usize, piece_entries: &[std::ops::Range<usize>; 4]) -> DrawMap {
+        let mut m = DrawMap {
+            starts: [u32::MAX; 3],
+            ..DrawMap::default()
+        };
+        let mut seg = 0;
+        for (piece, range) in piece_entries.iter().enumerate() {
+            if avail & (1 << piece) == 0 {
+                continue;
+            }
+            if seg > 0 {
+                m.starts[seg - 1] = m.span;
+            }
+            m.offsets[seg] = range.start as u32 - m.span;
+            m.span += range.len() as u32;
+            seg += 1;
+        }
+        m
+    }
+
+    /// The entry index of draw `r` (`r < span`), without branches.
+    #[inline(always)]
+    pub fn entry_index(&self, r: u32) -> usize {
+        let seg = (r >= self.starts[0]) as usize
+            + (r >= self.starts[1]) as usize
+            + (r >= self.starts[2]) as usize;
+        (r + self.offsets[seg]) as usize
+    }
 }
 
 static TABLE: LazyLock<Table> = LazyLock::new(Table::build);
@@ -105,10 +133,6 @@ impl Table {
         let shapes = all_shapes();
         let mut entries = Vec::with_capacity(PLACEMENT_COUNT);
         let mut id_at = [[u16::MAX; 64]; SHAPE_COUNT];
-        let mut gens = [ShapeGen {
-            fits: 0,
-            terms: [(5, 0); 8],
-        }; SHAPE_COUNT];
         let mut piece_shapes = [0..0, 0..0, 0..0, 0..0];
         let mut piece_entries = [0..0, 0..0, 0..0, 0..0];
         for (si, s) in shapes.iter().enumerate() {
@@ -117,7 +141,6 @@ impl Table {
                 piece_shapes[p] = si..si;
                 piece_entries[p] = entries.len()..entries.len();
             }
-            gens[si] = shape_gen(s);
             for y in 0..=8 - s.extent[1] {
                 for x in 0..=8 - s.extent[0] {
                     id_at[si][(y * 8 + x) as usize] = entries.len() as u16;
@@ -132,10 +155,11 @@ impl Table {
             .enumerate()
             .map(|(i, s)| (s.cells, i as u8))
             .collect();
+        let draw_maps = std::array::from_fn(|avail| DrawMap::new(avail, &piece_entries));
         Table {
+            draw_maps,
             entries,
             shapes,
-            gens,
             piece_shapes,
             piece_entries,
             id_at,
@@ -188,28 +212,6 @@ fn entry(si: usize, s: &Shape, x: u8, y: u8) -> Entry {
     }
 }
 
-fn shape_gen(s: &Shape) -> ShapeGen {
-    let mut fits = 0u64;
-    for y in 0..=8 - s.extent[1] {
-        for x in 0..=8 - s.extent[0] {
-            fits |= bit(x, y);
-        }
-    }
-    let mut terms = [(5u8, 0u8); 8];
-    let mut n = 0;
-    for &[dx, dy, dz] in &s.cells {
-        terms[n] = (dz, dy * 8 + dx);
-        n += 1;
-    }
-    for &[dx, dy, dz] in &s.cells {
-        if dz > 0 && !s.cells.contains(&[dx, dy, dz - 1]) {
-            terms[n] = (3 + dz - 1, dy * 8 + dx);
-            n += 1;
-        }
-    }
-    ShapeGen { fits, terms }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -238,6 +240,20 @@ mod tests {
         assert_eq!(p.to_string(), "L E180 110");
         // 121 stands on 120 (own cube), 122 on 121: no outside support.
         assert_eq!(p.entry().support, [0, 0]);
+    }
+
+    #[test]
+    fn draw_maps_cover_exactly_the_entries_of_the_available_pieces() {
+        let t = table();
+        for avail in 0..16 {
+            let m = &t.draw_maps[avail];
+            let got: Vec<usize> = (0..m.span).map(|r| m.entry_index(r)).collect();
+            let want: Vec<usize> = (0..4)
+                .filter(|p| avail & (1 << p) != 0)
+                .flat_map(|p| t.piece_entries[p].clone())
+                .collect();
+            assert_eq!(got, want, "pieces {avail:04b}");
+        }
     }
 
     #[test]

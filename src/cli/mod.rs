@@ -1,0 +1,7 @@
+//! The command-line front end: one file per subcommand, plus rendering.
+
+pub mod bench;
+pub mod check;
+pub mod perft_cmd;
+pub mod render;
+pub mod show;

@@ -1,0 +1,51 @@
+//! `cabra perft`: count legal placement sequences (a move-generator check).
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use cabra::game::Position;
+use cabra::game::perft::{perft, perft_divide};
+
+/// Arguments of `cabra perft`.
+#[derive(clap::Args, Debug)]
+pub struct PerftArgs {
+    /// Start from the end of this game record (the empty board if absent).
+    pub file: Option<PathBuf>,
+    /// Length of the placement sequences to count.
+    #[arg(long, short)]
+    pub depth: u32,
+    /// Also print the count under each first placement.
+    #[arg(long)]
+    pub divide: bool,
+}
+
+/// Prints the count as the last line of output (and the speed on stderr).
+pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
+    let mut pos = match &args.file {
+        Some(f) => cabra::game::record::read_game(f)?,
+        None => Position::new(),
+    };
+    let start = Instant::now();
+    let total = if args.divide && args.depth > 0 {
+        let rows = perft_divide(&mut pos, args.depth);
+        for (p, n) in &rows {
+            println!("{p}  {n}");
+        }
+        println!();
+        if rows.is_empty() {
+            1
+        } else {
+            rows.iter().map(|r| r.1).sum()
+        }
+    } else {
+        perft(&mut pos, args.depth)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!(
+        "perft {}: {total} leaves in {secs:.3} s ({:.1} M leaves/s)",
+        args.depth,
+        total as f64 / secs.max(1e-9) / 1e6
+    );
+    println!("{total}");
+    Ok(())
+}

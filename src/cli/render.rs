@@ -1,0 +1,136 @@
+//! Text rendering of a position: the three layers side by side, a top view
+//! with each column's owner and height, and the state of play. Readable
+//! without colour: player 1's cubes are `x`, player 2's `o`, and the cubes of
+//! the last placement are capitals.
+
+use std::fmt::Write;
+
+use cabra::game::{Cell, Piece, Player, Position, Status, Volume};
+
+const RESET: &str = "\x1b[0m";
+
+fn colour(p: Player) -> &'static str {
+    match p {
+        Player::One => "\x1b[1;31m",
+        Player::Two => "\x1b[1;34m",
+    }
+}
+
+fn symbol(p: Player, last: bool) -> char {
+    match (p, last) {
+        (Player::One, false) => 'x',
+        (Player::One, true) => 'X',
+        (Player::Two, false) => 'o',
+        (Player::Two, true) => 'O',
+    }
+}
+
+/// Writes `text` for player `p`, coloured when asked (inverse video for the last placement).
+fn paint(out: &mut String, text: &str, p: Player, last: bool, colours: bool) {
+    if colours {
+        let inv = if last { "\x1b[7m" } else { "" };
+        let _ = write!(out, "{}{inv}{text}{RESET}", colour(p));
+    } else {
+        out.push_str(text);
+    }
+}
+
+/// The board and the state of play, as lines of text.
+pub fn render(pos: &Position, colours: bool) -> String {
+    let last: Volume = pos
+        .history()
+        .last()
+        .map(|p| p.entry().cells)
+        .unwrap_or_default();
+    let mut out = String::new();
+    let header = "  0 1 2 3 4 5 6 7";
+    let _ = writeln!(
+        out,
+        "   {:<18}{:<18}{:<18}  top view (owner, height)",
+        "z=0", "z=1", "z=2"
+    );
+    let _ = writeln!(
+        out,
+        " {header}  {header}  {header}    0  1  2  3  4  5  6  7"
+    );
+    for y in 0..8u8 {
+        for z in 0..3u8 {
+            let _ = write!(out, "{y} ");
+            for x in 0..8u8 {
+                let c = Cell::new(x, y, z);
+                match pos.owner(c) {
+                    Some(p) => {
+                        let s = symbol(p, last.contains(c)).to_string();
+                        paint(&mut out, &s, p, last.contains(c), colours);
+                    }
+                    None => out.push('.'),
+                }
+                out.push(' ');
+            }
+            out.push(' ');
+        }
+        let _ = write!(out, "  {y} ");
+        for x in 0..8u8 {
+            let top = (0..3u8)
+                .rev()
+                .map(|z| Cell::new(x, y, z))
+                .find_map(|c| pos.owner(c).map(|p| (p, c)));
+            match top {
+                Some((p, c)) => {
+                    let is_last = (0..3).any(|z| last.contains(Cell::new(x, y, z)));
+                    let s = format!("{}{}", symbol(p, is_last), c.z + 1);
+                    paint(&mut out, &s, p, is_last, colours);
+                    out.push(' ');
+                }
+                None => out.push_str(" . "),
+            }
+        }
+        out.push('\n');
+    }
+    if let Some(p) = pos.history().last() {
+        let _ = writeln!(out, "last placement: {p} (move {})", pos.plies());
+    }
+    for p in Player::BOTH {
+        let left: Vec<String> = Piece::ALL
+            .iter()
+            .map(|&k| format!("{k}{}", pos.pieces_left(p, k)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "{p} ({}): pieces left {}   perimeter pieces {}",
+            symbol(p, false),
+            left.join(" "),
+            pos.perimeter_count(p)
+        );
+    }
+    let _ = writeln!(out, "{}", status_line(pos));
+    out
+}
+
+/// One line saying how the game stands: the result, or who is to move.
+pub fn status_line(pos: &Position) -> String {
+    match pos.status() {
+        Status::Ongoing => format!("{} to move", pos.to_move()),
+        s => result_line(pos, s),
+    }
+}
+
+/// The result in words, with the perimeter counts when they decided it.
+pub fn result_line(pos: &Position, s: Status) -> String {
+    let [a, b] = Player::BOTH.map(|p| pos.perimeter_count(p));
+    match s {
+        Status::Won {
+            winner,
+            by: cabra::game::WinReason::Perimeter,
+        } => {
+            let (w, l) = if winner == Player::One {
+                (a, b)
+            } else {
+                (b, a)
+            };
+            format!("{s} ({w} to {l})")
+        }
+        Status::Draw => format!("draw ({a} to {b} perimeter pieces)"),
+        _ => s.to_string(),
+    }
+}

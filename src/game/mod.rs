@@ -15,9 +15,11 @@ mod player;
 mod playout;
 mod position;
 pub mod record;
+mod search_game;
 mod shape;
 mod shape_masks;
 mod table;
+mod threats;
 
 pub use bitboard::Volume;
 pub use cell::Cell;
@@ -30,5 +32,6 @@ pub use orientation::{Face, Orientation};
 pub use piece::Piece;
 pub use player::{Player, Status, WinReason};
 pub use position::{MAX_PLIES, Position};
+pub use search_game::side_of;
 pub use shape::{SHAPE_COUNT, Shape};
 pub use table::{DrawMap, Entry, PLACEMENT_COUNT, Placement, Table, table};

@@ -1,0 +1,70 @@
+//! Caminos as seen by the generic search.
+
+use rand::RngCore;
+
+use super::player::{Player, Status};
+use super::position::Position;
+use super::table::{PLACEMENT_COUNT, Placement};
+use crate::search::{Game, Outcome, Side};
+
+fn outcome(s: Status) -> Option<Outcome> {
+    match s {
+        Status::Ongoing => None,
+        Status::Draw => Some(Outcome::Draw),
+        Status::Won { winner, .. } => Some(Outcome::Win(winner.index() as Side)),
+    }
+}
+
+impl Game for Position {
+    type Move = Placement;
+    const MOVE_SPACE: usize = PLACEMENT_COUNT;
+
+    #[inline(always)]
+    fn move_id(mv: Placement) -> usize {
+        mv.index()
+    }
+
+    #[inline(always)]
+    fn move_from_id(id: usize) -> Placement {
+        Placement(id as u16)
+    }
+
+    #[inline(always)]
+    fn is_legal(&self, mv: Placement) -> bool {
+        Position::is_legal(self, mv)
+    }
+
+    #[inline(always)]
+    fn side_to_move(&self) -> Side {
+        self.to_move().index() as Side
+    }
+
+    fn legal_moves(&self, buf: &mut Vec<Placement>) {
+        buf.clear();
+        self.for_each_legal(|p| buf.push(p));
+    }
+
+    #[inline(always)]
+    fn play(&mut self, mv: Placement) {
+        Position::play(self, mv);
+    }
+
+    #[inline(always)]
+    fn outcome(&self) -> Option<Outcome> {
+        outcome(self.status())
+    }
+
+    #[inline]
+    fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
+        outcome(Position::random_playout(self, rng)).expect("a playout ends the game")
+    }
+
+    fn winning_move(&self) -> Option<Placement> {
+        Position::winning_move(self)
+    }
+}
+
+/// The search's side index of a player.
+pub fn side_of(p: Player) -> Side {
+    p.index() as Side
+}

@@ -1,0 +1,158 @@
+//! Immediate wins: placements that complete a bridge for the side to move.
+//!
+//! A new bridge must run through the new piece (the mover had none before),
+//! so a winning placement has a cube linked to the mover's cubes connected to
+//! one edge (or lies on that edge) and likewise for the opposite edge. Those
+//! two "reach" regions are found with four flood fills; rows (or columns)
+//! too far apart for one piece rule a direction out at once; otherwise each
+//! shape's positions touching both regions are found with masks, and only
+//! those few candidates get the full bridge test.
+
+use super::bitboard::{EAST, NORTH, SOUTH, Volume, WEST, spread};
+use super::bridge::{completes_bridge, flood, visible};
+use super::position::Position;
+use super::shape::SHAPE_COUNT;
+use super::shape_masks::GENS;
+use super::table::{Placement, table};
+
+/// The cells a new visible cube could occupy and be linked to `f`, plus the
+/// edge cells `edge` at every height.
+#[inline]
+fn reach(f: Volume, edge: u64) -> Volume {
+    let [n0, n1, n2] = f.0.map(spread);
+    Volume([n0 | n1 | edge, n0 | n1 | n2 | edge, n1 | n2 | edge])
+}
+
+/// Positions of shape `s` where some cube lies in `region`.
+#[inline(always)]
+fn touching(s: usize, region: &Volume) -> u64 {
+    let g = &GENS[s];
+    let mut m = 0;
+    for &(src, shift) in &g.terms[..4] {
+        m |= region.0[src as usize] >> shift;
+    }
+    m & g.fits
+}
+
+/// The span of occupied rows (or columns) of a 64-bit layer mask, collapsed.
+fn line_index_range(cols: u64, horizontal: bool) -> Option<(u32, u32)> {
+    let mut lines = 0u8;
+    for i in 0..8 {
+        let line = if horizontal {
+            (cols >> (8 * i)) & 0xFF
+        } else {
+            cols & (WEST << i)
+        };
+        if line != 0 {
+            lines |= 1 << i;
+        }
+    }
+    (lines != 0).then(|| (lines.trailing_zeros(), 7 - lines.leading_zeros()))
+}
+
+impl Position {
+    /// Calls `f` with every legal placement that wins at once by a bridge.
+    pub fn for_each_winning_move(&self, mut f: impl FnMut(Placement)) {
+        if self.status().is_over() {
+            return;
+        }
+        let me = self.to_move();
+        let (own, opp) = (self.cubes(me), self.cubes(me.other()));
+        let vis = visible(own, opp);
+        let mut candidates = [0u64; SHAPE_COUNT];
+        let mut any = false;
+        for (a, b, horizontal) in [(NORTH, SOUTH, true), (WEST, EAST, false)] {
+            let edge_a = Volume([vis.0[0] & a, vis.0[1] & a, vis.0[2] & a]);
+            let edge_b = Volume([vis.0[0] & b, vis.0[1] & b, vis.0[2] & b]);
+            let ra = reach(flood(vis, edge_a), a);
+            let rb = reach(flood(vis, edge_b), b);
+            // One piece spans at most 3 rows: the regions must come that close.
+            let (Some((_, a_far)), Some((b_near, _))) = (
+                line_index_range(ra.columns() & !self.occupied().0[2], horizontal),
+                line_index_range(rb.columns() & !self.occupied().0[2], horizontal),
+            ) else {
+                continue;
+            };
+            if b_near > a_far + 2 {
+                continue;
+            }
+            for (s, c) in candidates.iter_mut().enumerate() {
+                let m = touching(s, &ra) & touching(s, &rb);
+                *c |= m;
+                any |= m != 0;
+            }
+        }
+        if !any {
+            return;
+        }
+        let t = table();
+        for (s, &mask) in candidates.iter().enumerate() {
+            let mut m = mask;
+            while m != 0 {
+                let pos = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let p = Placement(t.id_at[s][pos]);
+                if self.is_legal(p) && completes_bridge(own | p.entry().cells, opp, p.entry().cells)
+                {
+                    f(p);
+                }
+            }
+        }
+    }
+
+    /// A placement that wins at once for the side to move, if there is one.
+    pub fn winning_move(&self) -> Option<Placement> {
+        let mut found = None;
+        self.for_each_winning_move(|p| {
+            if found.is_none() {
+                found = Some(p);
+            }
+        });
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{MoveList, Status, WinReason};
+    use rand::SeedableRng;
+
+    /// Every legal placement after which the mover has won by bridge.
+    fn brute_force(pos: &Position) -> Vec<Placement> {
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        list.iter()
+            .copied()
+            .filter(|&p| {
+                let mut q = *pos;
+                q.play(p);
+                matches!(q.status(), Status::Won { by: WinReason::Bridge, winner } if winner == pos.to_move())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_fast_finder_agrees_with_trying_every_placement() {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
+        let (mut positions, mut with_wins) = (0, 0);
+        for _ in 0..300 {
+            let mut pos = Position::new();
+            while !pos.status().is_over() {
+                let mut fast = Vec::new();
+                pos.for_each_winning_move(|p| fast.push(p));
+                fast.sort();
+                assert_eq!(fast, brute_force(&pos), "{pos:?}");
+                positions += 1;
+                with_wins += !fast.is_empty() as usize;
+                let p = pos.random_move(&mut rng).unwrap();
+                pos.play(p);
+            }
+        }
+        // The sample must include positions with a win in one, or the test proves little.
+        assert!(
+            positions > 3000 && with_wins > 100,
+            "{positions} positions, {with_wins} with wins"
+        );
+    }
+}

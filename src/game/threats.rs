@@ -12,7 +12,7 @@ use super::bitboard::{EAST, NORTH, SOUTH, Volume, WEST, spread};
 use super::bridge::{completes_bridge, flood, visible};
 use super::position::Position;
 use super::shape::SHAPE_COUNT;
-use super::shape_masks::GENS;
+use super::shape_masks::{GENS, PIECE_SHAPE_START};
 use super::table::{Placement, table};
 
 /// The cells a new visible cube could occupy and be linked to `f`, plus the
@@ -53,6 +53,24 @@ fn line_index_range(cols: u64, horizontal: bool) -> Option<(u32, u32)> {
 impl Position {
     /// Calls `f` with every legal placement that wins at once by a bridge.
     pub fn for_each_winning_move(&self, mut f: impl FnMut(Placement)) {
+        self.find_wins(|p| {
+            f(p);
+            true
+        });
+    }
+
+    /// A placement that wins at once for the side to move, if there is one.
+    pub fn winning_move(&self) -> Option<Placement> {
+        let mut found = None;
+        self.find_wins(|p| {
+            found = Some(p);
+            false
+        });
+        found
+    }
+
+    /// Calls `f` with winning placements while it returns true.
+    fn find_wins(&self, mut f: impl FnMut(Placement) -> bool) {
         if self.status().is_over() {
             return;
         }
@@ -76,10 +94,13 @@ impl Position {
             if b_near > a_far + 2 {
                 continue;
             }
-            for (s, c) in candidates.iter_mut().enumerate() {
-                let m = touching(s, &ra) & touching(s, &rb);
-                *c |= m;
-                any |= m != 0;
+            let avail = self.available_mask();
+            for piece in (0..4).filter(|p| avail & (1 << p) != 0) {
+                for s in PIECE_SHAPE_START[piece]..PIECE_SHAPE_START[piece + 1] {
+                    let m = touching(s, &ra) & touching(s, &rb);
+                    candidates[s] |= m;
+                    any |= m != 0;
+                }
             }
         }
         if !any {
@@ -98,17 +119,6 @@ impl Position {
                 }
             }
         }
-    }
-
-    /// A placement that wins at once for the side to move, if there is one.
-    pub fn winning_move(&self) -> Option<Placement> {
-        let mut found = None;
-        self.for_each_winning_move(|p| {
-            if found.is_none() {
-                found = Some(p);
-            }
-        });
-        found
     }
 }
 

@@ -96,9 +96,10 @@ impl Position {
             }
             let avail = self.available_mask();
             for piece in (0..4).filter(|p| avail & (1 << p) != 0) {
-                for s in PIECE_SHAPE_START[piece]..PIECE_SHAPE_START[piece + 1] {
+                let shapes = PIECE_SHAPE_START[piece]..PIECE_SHAPE_START[piece + 1];
+                for (s, c) in shapes.clone().zip(&mut candidates[shapes]) {
                     let m = touching(s, &ra) & touching(s, &rb);
-                    candidates[s] |= m;
+                    *c |= m;
                     any |= m != 0;
                 }
             }

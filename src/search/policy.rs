@@ -62,13 +62,20 @@ impl Tables {
     }
 
     /// The UCB key of a child, given the parent's scale. Children proven
-    /// lost for the player choosing among them are never selected; unvisited
-    /// children have no key.
+    /// lost for the player choosing among them are never selected, proven
+    /// children score their exact value; unvisited children have no key.
     #[inline]
     pub fn key(&self, child: &Node, scale: f32) -> f32 {
         let n = child.visits as usize;
-        if child.proof == Proof::Loss || n == 0 {
-            return f32::NEG_INFINITY;
+        match child.proof {
+            _ if n == 0 => return f32::NEG_INFINITY,
+            Proof::Unknown => {}
+            Proof::Loss => return f32::NEG_INFINITY,
+            // Exploring a proven child teaches nothing: score it by its
+            // exact value, so unproven siblings (and untried moves, through
+            // FPU) get the visits, and draws can be proven.
+            Proof::Draw => return 0.5,
+            Proof::Win => return f32::INFINITY,
         }
         let (half_inv, inv_sqrt) = if n < TABLE {
             (self.half_inv[n], self.inv_sqrt[n])

@@ -25,6 +25,8 @@ enum Command {
     Perft(cli::perft_cmd::PerftArgs),
     /// Play random games from the empty board and report the speed.
     Bench(cli::bench::BenchArgs),
+    /// Search a position (the end of a .caminos file, or the empty board) and report the best move.
+    Search(cli::search_cmd::SearchArgs),
 }
 
 fn main() -> ExitCode {
@@ -34,6 +36,7 @@ fn main() -> ExitCode {
         Command::Show(a) => cli::show::run(a),
         Command::Perft(a) => cli::perft_cmd::run(a),
         Command::Bench(a) => cli::bench::run(a),
+        Command::Search(a) => cli::search_cmd::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -4,4 +4,5 @@ pub mod bench;
 pub mod check;
 pub mod perft_cmd;
 pub mod render;
+pub mod search_cmd;
 pub mod show;

@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod check;
+pub mod duration;
 pub mod perft_cmd;
 pub mod render;
 pub mod search_cmd;

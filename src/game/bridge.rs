@@ -33,10 +33,42 @@ fn spans(v: Volume) -> bool {
     (c & NORTH != 0 && c & SOUTH != 0) || (c & WEST != 0 && c & EAST != 0)
 }
 
+/// Whether the cubes could hold a bridge at all: a north-south chain needs a
+/// cube in every row, a west-east chain one in every column.
+#[inline(always)]
+fn could_span(v: Volume) -> bool {
+    let c = v.columns();
+    // Fold each row onto its x = 0 bit: all eight set means every row is used.
+    let mut rows = c | (c >> 4);
+    rows |= rows >> 2;
+    rows |= rows >> 1;
+    // Fold the rows onto y = 0: all eight bits set means every column is used.
+    let mut cols = c | (c >> 32);
+    cols |= cols >> 16;
+    cols |= cols >> 8;
+    rows & WEST == WEST || cols & NORTH == NORTH
+}
+
+/// Whether the columns linked to `seed` through `cols` (seen from above,
+/// ignoring heights) reach two opposite edges. Links between cubes are a
+/// subset of links between their columns, so a 3D bridge needs this; it is
+/// one shift-spread per step instead of three.
+#[inline(always)]
+fn spans_in_plan(cols: u64, seed: u64) -> bool {
+    let mut f = seed & cols;
+    loop {
+        let next = spread(f) & cols;
+        if next == f {
+            return (f & NORTH != 0 && f & SOUTH != 0) || (f & WEST != 0 && f & EAST != 0);
+        }
+        f = next;
+    }
+}
+
 /// Whether `own` (the player whose cubes these are, against `opp`) has a bridge.
 pub fn has_bridge(own: Volume, opp: Volume) -> bool {
     let vis = visible(own, opp);
-    if !spans(vis) {
+    if !could_span(vis) {
         return false;
     }
     let north = Volume(vis.0.map(|l| l & NORTH));
@@ -53,5 +85,35 @@ pub fn has_bridge(own: Volume, opp: Volume) -> bool {
 #[inline(always)]
 pub fn completes_bridge(own: Volume, opp: Volume, placed: Volume) -> bool {
     let vis = visible(own, opp);
-    spans(vis) && spans(flood(vis, placed))
+    could_span(vis) && spans_in_plan(vis.columns(), placed.columns()) && spans(flood(vis, placed))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::bitboard::bit;
+
+    fn layer0(cells: &[(u8, u8)]) -> Volume {
+        Volume([
+            cells.iter().map(|&(x, y)| bit(x, y)).fold(0, |a, b| a | b),
+            0,
+            0,
+        ])
+    }
+
+    #[test]
+    fn could_span_needs_every_row_or_every_column() {
+        let column: Vec<(u8, u8)> = (0..8).map(|y| (3, y)).collect();
+        assert!(could_span(layer0(&column)));
+        // One row missing: no north-south chain is possible.
+        assert!(!could_span(layer0(&column[..7])));
+        let row: Vec<(u8, u8)> = (0..8).map(|x| (x, 5)).collect();
+        assert!(could_span(layer0(&row)));
+        assert!(!could_span(layer0(&row[1..])));
+        // A diagonal uses every row and column but links nothing: the flood decides.
+        let diag: Vec<(u8, u8)> = (0..8).map(|i| (i, i)).collect();
+        assert!(could_span(layer0(&diag)));
+        assert!(!has_bridge(layer0(&diag), Volume::EMPTY));
+        assert!(has_bridge(layer0(&column), Volume::EMPTY));
+    }
 }

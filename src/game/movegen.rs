@@ -67,7 +67,14 @@ fn select_bit(mut m: u64, mut k: u32) -> u32 {
 /// A uniform integer in `0..n` (`n > 0`), exactly unbiased (Lemire's method).
 #[inline(always)]
 pub fn below<R: RngCore + ?Sized>(rng: &mut R, n: u32) -> u32 {
-    let mut m = u64::from(rng.next_u32()) * u64::from(n);
+    below_from(rng.next_u32(), rng, n)
+}
+
+/// [`below`] starting from an already drawn 32-bit word `x`; `rng` is only
+/// touched in the rare case (probability below n / 2^32) the word must be redrawn.
+#[inline(always)]
+fn below_from<R: RngCore + ?Sized>(x: u32, rng: &mut R, n: u32) -> u32 {
+    let mut m = u64::from(x) * u64::from(n);
     if (m as u32) < n {
         let threshold = n.wrapping_neg() % n;
         while (m as u32) < threshold {
@@ -184,12 +191,20 @@ impl Position {
             return None;
         }
         let occ = self.occupied().0;
-        for _ in 0..REJECTION_TRIES {
-            let id = map.entry_index(below(rng, map.span));
+        let fits = |id: usize| {
             let e = &t.entries[id];
-            if ((e.cells.0[0] & occ[0]) | (e.cells.0[1] & occ[1]) | (e.cells.0[2] & occ[2])) == 0
+            ((e.cells.0[0] & occ[0]) | (e.cells.0[1] & occ[1]) | (e.cells.0[2] & occ[2])) == 0
                 && ((e.support[0] & !occ[0]) | (e.support[1] & !occ[1])) == 0
-            {
+        };
+        // Two draws from each 64-bit output of the generator.
+        for _ in 0..REJECTION_TRIES / 2 {
+            let x = rng.next_u64();
+            let id = map.entry_index(below_from(x as u32, rng, map.span));
+            if fits(id) {
+                return Some(Placement(id as u16));
+            }
+            let id = map.entry_index(below_from((x >> 32) as u32, rng, map.span));
+            if fits(id) {
                 return Some(Placement(id as u16));
             }
         }

@@ -11,7 +11,9 @@ use std::time::{Duration, Instant};
 pub const CHECK_INTERVAL: u64 = 64;
 
 /// Limits of one search; the first one reached stops it. With none set the
-/// search runs until the stop flag is raised (or the root is solved).
+/// search runs until the stop flag is raised. A search also ends early once
+/// the root's value is proven (nothing left to learn), or when a tree
+/// reaches 2^31 root visits (the limit of its counters).
 ///
 /// With several threads the iteration and node limits are totals, split as
 /// evenly as possible between the trees: tree `i` of `n` gets `limit / n`,

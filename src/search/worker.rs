@@ -19,6 +19,11 @@ use super::tree::{NONE, Node, Proof, ROOT, Tree};
 /// instead of a scan.
 const ACCEL_MIN_CHILDREN: usize = 32;
 
+/// A tree stops at this many root visits, so that no node's doubled reward
+/// sum (at most twice its visits) can overflow a `u32`: about 1.5 hours of
+/// Caminos search on one thread.
+const MAX_ROOT_VISITS: u32 = u32::MAX / 2;
+
 /// What one expansion step did.
 enum Expansion {
     /// A child was added (and pushed on the path); the game ended with this.
@@ -94,7 +99,11 @@ impl<G: Game> Worker<G> {
     /// number of iterations run.
     pub fn run(&mut self, root: &G, max_iterations: u64, max_nodes: u64, stop: &Stopper) -> u64 {
         let mut done = 0;
-        while done < max_iterations && (self.tree.count() as u64) < max_nodes && !self.solved() {
+        while done < max_iterations
+            && (self.tree.count() as u64) < max_nodes
+            && self.tree.node(ROOT).visits < MAX_ROOT_VISITS
+            && !self.solved()
+        {
             if done % CHECK_INTERVAL == 0 && stop.should_stop() {
                 break;
             }

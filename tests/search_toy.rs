@@ -235,3 +235,39 @@ fn a_finished_game_has_no_move() {
     // Proven from the view of the side to move, who has lost.
     assert_eq!(r.proven, Some(Proven::Loss));
 }
+
+#[test]
+fn report_serialises_with_the_documented_fields() {
+    let r = search(
+        TicTacToe::from_moves(&[0, 3, 1, 4]),
+        SearchConfig::default(),
+        50,
+    );
+    let json = serde_json::to_value(r.map_moves(|m| format!("c{m}"))).unwrap();
+    assert_eq!(json["best"], "c2");
+    assert_eq!(json["proven"], "win");
+    assert_eq!(json["winrate"], 1.0);
+    assert_eq!(json["pv"], serde_json::json!(["c2"]));
+    assert_eq!(json["top"][0]["move"], "c2");
+    assert_eq!(json["top"][0]["proven"], "win");
+    for key in [
+        "iterations",
+        "nodes",
+        "seconds",
+        "iterations_per_second",
+        "threads",
+    ] {
+        assert!(json[key].is_number(), "{key}");
+    }
+    let unproven = search(Hex::<5>::new(), SearchConfig::default(), 100);
+    let json = serde_json::to_value(unproven).unwrap();
+    assert!(json["proven"].is_null());
+    assert!(json["top"][0]["visits"].is_u64());
+}
+
+#[test]
+fn searcher_can_move_to_another_thread() {
+    fn assert_send<T: Send>() {}
+    assert_send::<Searcher<TicTacToe>>();
+    assert_send::<Searcher<cabra::game::Position>>();
+}

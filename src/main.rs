@@ -27,6 +27,10 @@ enum Command {
     Bench(cli::bench::BenchArgs),
     /// Search a position (the end of a .caminos file, or the empty board) and report the best move.
     Search(cli::search_cmd::SearchArgs),
+    /// Play a game in an interactive session, against the engine or not (see docs/PLAY.md).
+    Play(cli::play::PlayArgs),
+    /// Analyse a game: the engine's view of every placement, marking mistakes.
+    Analyze(cli::analyze::AnalyzeArgs),
 }
 
 fn main() -> ExitCode {
@@ -37,6 +41,8 @@ fn main() -> ExitCode {
         Command::Perft(a) => cli::perft_cmd::run(a),
         Command::Bench(a) => cli::bench::run(a),
         Command::Search(a) => cli::search_cmd::run(a),
+        Command::Play(a) => cli::play::run(a),
+        Command::Analyze(a) => cli::analyze::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,9 +1,11 @@
 //! The command-line front end: one file per subcommand, plus rendering.
 
+pub mod analyze;
 pub mod bench;
 pub mod check;
 pub mod duration;
 pub mod perft_cmd;
+pub mod play;
 pub mod render;
 pub mod search_cmd;
 pub mod show;

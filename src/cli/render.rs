@@ -35,6 +35,13 @@ fn paint(out: &mut String, text: &str, p: Player, last: bool, colours: bool) {
     }
 }
 
+/// A player's name (or any text about them) in their colour when asked.
+pub fn paint_player(text: &str, p: Player, colours: bool) -> String {
+    let mut out = String::new();
+    paint(&mut out, text, p, false, colours);
+    out
+}
+
 /// The board and the state of play, as lines of text.
 pub fn render(pos: &Position, colours: bool) -> String {
     let last: Volume = pos

@@ -1,0 +1,427 @@
+//! The commands of `cabra play`: names, aliases, help texts, and telling a
+//! command from a placement (with a suggestion for a misspelt command).
+
+/// One command of the session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmd {
+    Place,
+    Show,
+    Moves,
+    History,
+    Go,
+    Engine,
+    Auto,
+    Undo,
+    Redo,
+    New,
+    Load,
+    Save,
+    Pos,
+    Set,
+    Result,
+    Help,
+    Quit,
+}
+
+/// What the help says about a command.
+pub struct Spec {
+    pub cmd: Cmd,
+    /// The name, then the aliases.
+    pub names: &'static [&'static str],
+    /// The arguments, as in `undo [N]`.
+    pub args: &'static str,
+    /// One line for the command list.
+    pub summary: &'static str,
+    /// More lines for `help COMMAND` (no blank lines: a block has none).
+    pub details: &'static str,
+}
+
+/// Every command, in the order `help` lists them.
+pub const SPECS: &[Spec] = &[
+    Spec {
+        cmd: Cmd::Place,
+        names: &["place", "p"],
+        args: "PLACEMENT",
+        summary: "play a placement for the side to move (typing the placement alone does the same)",
+        details: "A placement is piece, orientation and position, as in `L E180 110`: piece L, T, Z or O;
+orientation a face T, B, N, S, E or W and an angle 0, 90, 180 or 270; position XYZ, the
+smallest corner of the piece's bounding box (z is always 0). Case and spaces do not matter
+(`le180110` works) and any of the 24 orientation names is accepted. Or give the four cubes
+as twelve digits, in any order: `110 120 121 122`.
+When you play against the engine, it answers at once.",
+    },
+    Spec {
+        cmd: Cmd::Show,
+        names: &["show", "d", "board"],
+        args: "",
+        summary: "show the board",
+        details: "The three layers z=0, z=1, z=2 side by side (rows y from north 0 to south 7, columns x
+from west 0 to east 7), then a top view with the owner of each column's top cube and the
+column's height. x is player 1, o is player 2; the cubes of the last placement are capitals
+(X, O). Below: the last placement, pieces left and perimeter pieces of each player, and
+whose turn it is.",
+    },
+    Spec {
+        cmd: Cmd::Moves,
+        names: &["moves", "m"],
+        args: "[PIECE]",
+        summary: "count and list the legal placements (of one piece type: `moves L`)",
+        details: "Lists the legal placements of the side to move, grouped by piece and orientation, each
+line giving the positions where that shape fits: `L E180: 110 120` means `L E180 110` and
+`L E180 120` are legal.",
+    },
+    Spec {
+        cmd: Cmd::History,
+        names: &["history", "hist"],
+        args: "",
+        summary: "list the placements played so far",
+        details: "Numbered placements, player 1's and player 2's side by side.",
+    },
+    Spec {
+        cmd: Cmd::Go,
+        names: &["go", "hint", "g"],
+        args: "",
+        summary: "let the engine search and show its best placements, without playing",
+        details: "Searches the position with the current budget (see `set`) and prints the best
+placements with their visits and win probabilities for the side to move, and the line of
+play the engine expects. Ctrl-C stops the search early and shows what it found so far.",
+    },
+    Spec {
+        cmd: Cmd::Engine,
+        names: &["engine", "e"],
+        args: "",
+        summary: "let the engine play a placement for the side to move now",
+        details: "The engine searches with the current budget and plays its best placement for the side to
+move, whoever that is. Ctrl-C stops the search: then nothing is played.",
+    },
+    Spec {
+        cmd: Cmd::Auto,
+        names: &["auto"],
+        args: "",
+        summary: "let the engine play the game out, both sides, showing each placement",
+        details: "The engine plays for both sides until the game ends, one line per placement, then shows
+the board. Ctrl-C stops it; the placements made so far stay on the board (`undo` takes
+them back).",
+    },
+    Spec {
+        cmd: Cmd::Undo,
+        names: &["undo", "u", "back"],
+        args: "[N|all]",
+        summary: "take back placements (`undo` alone: back to your turn)",
+        details: "`undo N` takes back N placements, `undo all` all of them. `undo` alone takes back one,
+and when you play against the engine, as many as needed to make it your turn again (your
+last placement and the engine's answer). Taken back placements can be replayed with `redo`
+until a different placement is played.",
+    },
+    Spec {
+        cmd: Cmd::Redo,
+        names: &["redo", "r", "forward"],
+        args: "[N|all]",
+        summary: "replay placements taken back with undo",
+        details: "`redo N` replays N placements taken back, `redo all` all of them; `redo` alone replays
+one, and when you play against the engine, as many as needed to make it your turn again.
+The engine does not answer a redo by itself.",
+    },
+    Spec {
+        cmd: Cmd::New,
+        names: &["new"],
+        args: "",
+        summary: "start a new game on the empty board",
+        details: "Clears the board. If the game you leave was not saved, its position code is printed so
+that `pos CODE` can bring it back. If the engine plays player 1, it opens at once.",
+    },
+    Spec {
+        cmd: Cmd::Load,
+        names: &["load", "open"],
+        args: "FILE",
+        summary: "load a .caminos game file",
+        details: "Reads a game record (one placement per line, see RULES.md section 8). A file with a bad
+line is refused with the line number and the reason, and the current game is kept. The
+engine does not move by itself after a load: type `engine` when it is its turn.",
+    },
+    Spec {
+        cmd: Cmd::Save,
+        names: &["save", "write"],
+        args: "[FILE]",
+        summary: "save the game to a .caminos file (FILE: the last file loaded or saved)",
+        details: "Writes one placement per line (four cells, then the notation as a comment). The file is
+written to a temporary file beside it and renamed over it, so a failed save never leaves a
+half-written or emptied file. An existing file is replaced.",
+    },
+    Spec {
+        cmd: Cmd::Pos,
+        names: &["pos", "code"],
+        args: "[CODE]",
+        summary: "print a position code for this game, or set the game from one",
+        details: "A position code is one line of letters and digits, starting with `c1`, that gives back
+the whole game (every placement in order, so undo works after `pos CODE`). Two characters
+per placement, then two check characters; see docs/PLAY.md for the format.",
+    },
+    Spec {
+        cmd: Cmd::Set,
+        names: &["set"],
+        args: "[NAME VALUE]",
+        summary: "change a setting: time, iterations, threads, seed, you (`set` lists them)",
+        details: "set time 2s          think this long for a placement (also 500ms, 1.5s, 1m)
+set iterations 50k   think this many iterations instead (reproducible with 1 thread)
+set threads 2        search this many trees in parallel
+set seed 7           the engine's random seed
+set you 1            which side you play: 1, 2, both (two people) or none (watch)",
+    },
+    Spec {
+        cmd: Cmd::Result,
+        names: &["result", "status"],
+        args: "",
+        summary: "say how the game stands",
+        details: "The result when the game is over (with the perimeter counts when they decided it), or
+whose turn it is.",
+    },
+    Spec {
+        cmd: Cmd::Help,
+        names: &["help", "h", "?"],
+        args: "[COMMAND]",
+        summary: "list the commands, or describe one",
+        details: "`help` lists the commands; `help COMMAND` describes one (`help place` explains the
+placement notation).",
+    },
+    Spec {
+        cmd: Cmd::Quit,
+        names: &["quit", "exit", "q"],
+        args: "",
+        summary: "leave (end of input does the same)",
+        details: "On a terminal, quitting with a game that is not saved asks you to type `quit` again; its
+position code is printed so it can be brought back with `pos CODE`.",
+    },
+];
+
+/// The spec of a command.
+pub fn spec(cmd: Cmd) -> &'static Spec {
+    SPECS
+        .iter()
+        .find(|s| s.cmd == cmd)
+        .expect("every command has a spec")
+}
+
+/// The command named `word` (any case, aliases included).
+pub fn lookup(word: &str) -> Option<Cmd> {
+    let w = word.to_ascii_lowercase();
+    SPECS
+        .iter()
+        .find(|s| s.names.contains(&w.as_str()))
+        .map(|s| s.cmd)
+}
+
+/// What a line of input is.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Input<'a> {
+    /// Nothing to do (blank or a comment).
+    Empty,
+    /// A command with the rest of the line as its argument (trimmed).
+    Command(Cmd, &'a str),
+    /// A placement typed without `place`.
+    Placement(&'a str),
+    /// A first word that is no command.
+    Unknown(&'a str),
+}
+
+/// Drops a comment: everything from a `#` at the start or after white space.
+pub fn strip_comment(line: &str) -> &str {
+    let mut prev_space = true;
+    for (i, c) in line.char_indices() {
+        if c == '#' && prev_space {
+            return &line[..i];
+        }
+        prev_space = c.is_whitespace();
+    }
+    line
+}
+
+/// Whether `text` looks like an attempt at a placement rather than a
+/// command: it starts with a digit, its first word is a piece letter, or
+/// it starts with a piece letter, a face letter and a digit (`le180110`).
+pub fn looks_like_placement(text: &str) -> bool {
+    let t = text.trim_start();
+    if t.starts_with(|c: char| c.is_ascii_digit()) {
+        return true;
+    }
+    let first = t.split_whitespace().next().unwrap_or("");
+    let is_piece = |c: char| "LTZOltzo".contains(c);
+    if first.chars().count() == 1 && first.chars().all(is_piece) {
+        return true;
+    }
+    let compact: Vec<char> = t.chars().filter(|c| !c.is_whitespace()).take(3).collect();
+    matches!(compact.as_slice(), [p, f, d] if is_piece(*p) && "TBNSEWtbnsew".contains(*f) && d.is_ascii_digit())
+}
+
+/// Reads one line of input.
+pub fn classify(line: &str) -> Input<'_> {
+    let t = strip_comment(line).trim();
+    if t.is_empty() {
+        return Input::Empty;
+    }
+    let (word, rest) = match t.find(char::is_whitespace) {
+        Some(i) => (&t[..i], t[i..].trim()),
+        None => (t, ""),
+    };
+    if let Some(cmd) = lookup(word) {
+        return Input::Command(cmd, rest);
+    }
+    if looks_like_placement(t) {
+        return Input::Placement(t);
+    }
+    Input::Unknown(word)
+}
+
+/// Edit distance with adjacent transpositions (optimal string alignment).
+fn distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+/// The command name closest to a misspelt `word`, if one is close enough.
+pub fn suggest(word: &str) -> Option<&'static str> {
+    let w = word.to_ascii_lowercase();
+    if w.chars().count() > 20 {
+        return None;
+    }
+    let (best, d) = SPECS
+        .iter()
+        .flat_map(|s| s.names.iter().map(move |&n| (s.names[0], n)))
+        .filter(|(_, n)| n.len() > 1)
+        .map(|(name, n)| (name, distance(&w, n)))
+        .min_by_key(|&(_, d)| d)?;
+    let allowed = if w.chars().count() <= 3 { 1 } else { 2 };
+    (d <= allowed).then_some(best)
+}
+
+/// The one-line message for a first word that is no command.
+pub fn unknown_message(word: &str) -> String {
+    let shown: String = word.chars().take(24).collect();
+    let shown = if shown.len() < word.len() {
+        format!("{shown}...")
+    } else {
+        shown
+    };
+    match suggest(word) {
+        Some(s) => {
+            format!("unknown command '{shown}' — did you mean '{s}'? (`help` lists the commands)")
+        }
+        None => format!(
+            "unknown command '{shown}': type `help` for the commands, or a placement such as `L E180 110`"
+        ),
+    }
+}
+
+/// The command list, one line each.
+pub fn help_list() -> String {
+    let mut out = String::from(
+        "Type a placement such as `L E180 110` (or its four cubes, `110 120 121 122`) to play it,\n\
+         or one of these commands (any case; `help COMMAND` for more):\n",
+    );
+    for s in SPECS {
+        let names = s.names.join(", ");
+        let left = if s.args.is_empty() {
+            names
+        } else {
+            format!("{names} {}", s.args)
+        };
+        out.push_str(&format!("  {left:<28} {}\n", s.summary));
+    }
+    out
+}
+
+/// The help of one command (or an error line for an unknown topic).
+pub fn help_for(topic: &str) -> Result<String, String> {
+    let word = topic.split_whitespace().next().unwrap_or("");
+    let Some(cmd) = lookup(word).or_else(|| {
+        ["placement", "notation", "placements"]
+            .contains(&word.to_ascii_lowercase().as_str())
+            .then_some(Cmd::Place)
+    }) else {
+        return Err(match suggest(word) {
+            Some(s) => {
+                format!("no command '{word}' — did you mean '{s}'? (`help` lists the commands)")
+            }
+            None => format!("no command '{word}': `help` lists the commands"),
+        });
+    };
+    let s = spec(cmd);
+    let mut out = format!("{} {}", s.names[0], s.args).trim_end().to_string();
+    if s.names.len() > 1 {
+        out.push_str(&format!("   (also: {})", s.names[1..].join(", ")));
+    }
+    out.push('\n');
+    out.push_str(s.summary);
+    out.push('\n');
+    out.push_str(s.details);
+    out.push('\n');
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_placements_and_unknown_words() {
+        assert_eq!(classify("  UNDO 3 "), Input::Command(Cmd::Undo, "3"));
+        assert_eq!(
+            classify("p L E180 110"),
+            Input::Command(Cmd::Place, "L E180 110")
+        );
+        assert_eq!(classify("L E180 110"), Input::Placement("L E180 110"));
+        assert_eq!(classify("le180110"), Input::Placement("le180110"));
+        assert_eq!(
+            classify("110 120 121 122"),
+            Input::Placement("110 120 121 122")
+        );
+        assert_eq!(classify("test"), Input::Unknown("test"));
+        assert_eq!(classify("   # just a comment"), Input::Empty);
+        assert_eq!(classify("show # the board"), Input::Command(Cmd::Show, ""));
+        assert_eq!(classify("?"), Input::Command(Cmd::Help, ""));
+    }
+
+    #[test]
+    fn misspelt_commands_get_a_suggestion() {
+        assert_eq!(suggest("udno"), Some("undo"));
+        assert_eq!(suggest("shwo"), Some("show"));
+        assert_eq!(suggest("qiut"), Some("quit"));
+        assert_eq!(suggest("rdo"), Some("redo"));
+        assert_eq!(suggest("xyzzy"), None);
+        assert!(unknown_message("udno").contains("did you mean 'undo'"));
+    }
+
+    #[test]
+    fn every_command_has_help_without_blank_lines() {
+        for s in SPECS {
+            let h = help_for(s.names[0]).unwrap();
+            assert!(!h.contains("\n\n"), "{}", s.names[0]);
+            for n in s.names {
+                assert_eq!(lookup(n), Some(s.cmd));
+                assert!(!looks_like_placement(n), "{n} would read as a placement");
+            }
+        }
+        assert!(help_for("nope").is_err());
+        assert!(!help_list().contains("\n\n"));
+    }
+}

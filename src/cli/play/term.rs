@@ -1,0 +1,305 @@
+//! The I/O of `cabra play`: lines from a terminal (rustyline: editing,
+//! history, completion, a coloured prompt) or from a pipe (no prompt, no
+//! colour, one block per command, each ended by an empty line); the
+//! progress line; and Ctrl-C.
+
+use std::borrow::Cow;
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use anyhow::bail;
+use cabra::game::{Player, Position, Status};
+use rustyline::completion::{Completer, Pair};
+use rustyline::error::ReadlineError;
+use rustyline::highlight::Highlighter;
+use rustyline::hint::Hinter;
+use rustyline::history::{DefaultHistory, History};
+use rustyline::validate::Validator;
+use rustyline::{Context, Editor, Helper};
+
+use super::PlayArgs;
+use super::commands::{self, Input, SPECS};
+use super::engine::{Progress, SEARCHING, group};
+use super::session::{Options, Response, Session, Ui};
+
+/// Progress is shown once a search has run this long.
+const QUIET_FOR: Duration = Duration::from_millis(300);
+
+/// Writes to standard output; false once it is closed (e.g. a pipe whose
+/// reader went away), so the session can end quietly instead of panicking.
+fn emit(text: &str) -> bool {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .is_ok()
+}
+
+/// The terminal (or pipe) side of a session.
+struct TermUi {
+    /// Draw the progress line (standard error is a terminal).
+    progress: bool,
+    /// A progress line is on the screen.
+    drawn: bool,
+}
+
+impl Ui for TermUi {
+    fn progress(&mut self, pos: &Position, p: &Progress) {
+        if !self.progress || p.elapsed < QUIET_FOR {
+            return;
+        }
+        let best = match p.best {
+            Some(b) => format!("  best {b} {:.0}% for {}", 100.0 * p.winrate, pos.to_move()),
+            None => String::new(),
+        };
+        let width = 10;
+        let filled = ((p.fraction.clamp(0.0, 1.0)) * width as f64).round() as usize;
+        let bar = format!("[{}{}]", "#".repeat(filled), ".".repeat(width - filled));
+        let line = format!(
+            "thinking {bar} {:.1}s  {} iterations{best}  (Ctrl-C stops)",
+            p.elapsed.as_secs_f64(),
+            group(p.iterations)
+        );
+        let mut err = std::io::stderr().lock();
+        let _ = write!(err, "\r\x1b[2K{line}");
+        let _ = err.flush();
+        self.drawn = true;
+    }
+
+    fn progress_done(&mut self) {
+        if self.drawn {
+            let mut err = std::io::stderr().lock();
+            let _ = write!(err, "\r\x1b[2K");
+            let _ = err.flush();
+            self.drawn = false;
+        }
+    }
+
+    fn stream(&mut self, text: &str) {
+        if !text.is_empty() {
+            emit(text);
+        }
+    }
+}
+
+/// Completion of command names (and `set` names) for rustyline, and the
+/// coloured prompt.
+struct LineHelper {
+    /// ANSI colour of the prompt (the side to move), if any.
+    prompt_colour: Option<&'static str>,
+}
+
+impl Completer for LineHelper {
+    type Candidate = Pair;
+
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _: &Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<Pair>)> {
+        let before = &line[..pos];
+        let start = before.rfind(char::is_whitespace).map_or(0, |i| i + 1);
+        let word = before[start..].to_ascii_lowercase();
+        let first = before[..start].trim();
+        let candidates: Vec<&str> = if first.is_empty() {
+            SPECS.iter().map(|s| s.names[0]).collect()
+        } else if first.eq_ignore_ascii_case("set") {
+            vec!["time", "iterations", "threads", "seed", "you"]
+        } else if first.eq_ignore_ascii_case("help") {
+            SPECS.iter().map(|s| s.names[0]).collect()
+        } else {
+            return Ok((pos, Vec::new()));
+        };
+        let pairs = candidates
+            .into_iter()
+            .filter(|c| c.starts_with(&word))
+            .map(|c| Pair {
+                display: c.to_string(),
+                replacement: format!("{c} "),
+            })
+            .collect();
+        Ok((start, pairs))
+    }
+}
+
+impl Hinter for LineHelper {
+    type Hint = String;
+}
+
+impl Highlighter for LineHelper {
+    fn highlight_prompt<'b, 's: 'b, 'p: 'b>(
+        &'s self,
+        prompt: &'p str,
+        default: bool,
+    ) -> Cow<'b, str> {
+        match (self.prompt_colour, default) {
+            (Some(c), true) => Cow::Owned(format!("{c}{prompt}\x1b[0m")),
+            _ => Cow::Borrowed(prompt),
+        }
+    }
+}
+
+impl Validator for LineHelper {}
+impl Helper for LineHelper {}
+
+/// Where the line history is kept between sessions.
+fn history_file() -> Option<PathBuf> {
+    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cabra_history"))
+}
+
+/// Runs the session until `quit` or the end of input.
+pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
+    if args.time.is_some_and(|t| t.is_zero()) {
+        bail!("--time must be more than 0, e.g. --time 2s");
+    }
+    let pos = match &args.file {
+        Some(f) => cabra::game::record::read_game(f)?,
+        None => Position::new(),
+    };
+    let interactive = std::io::stdin().is_terminal();
+    let colours = interactive
+        && std::io::stdout().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        && std::env::var("TERM").map_or(true, |t| t != "dumb");
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        usize::from,
+    );
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64 % 1_000_000)
+    });
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = stop.clone();
+        // Ctrl-C stops a search; in a pipe with no search running it ends
+        // the program as usual. At a terminal prompt rustyline reads Ctrl-C
+        // as a key, so this handler only sees it during a command.
+        ctrlc::set_handler(move || {
+            if SEARCHING.load(Ordering::SeqCst) || interactive {
+                stop.store(true, Ordering::SeqCst);
+            } else {
+                std::process::exit(130);
+            }
+        })?;
+    }
+    let ui = TermUi {
+        progress: std::io::stderr().is_terminal(),
+        drawn: false,
+    };
+    let options = Options {
+        you: args.you,
+        budget: args.budget(),
+        threads,
+        seed,
+        colours,
+        interactive,
+    };
+    let mut session = Session::new(pos, args.file.clone(), options, stop, Box::new(ui));
+    let start = session.start(args.file.is_some());
+    if interactive {
+        emit(&start.text);
+        terminal_loop(&mut session, colours)
+    } else {
+        if !start.text.is_empty() && !emit(&format!("{}\n", start.text)) {
+            return Ok(());
+        }
+        pipe_loop(&mut session);
+        Ok(())
+    }
+}
+
+/// Prints a response on the terminal: errors in red when colours are on.
+fn show(r: &Response, colours: bool) -> bool {
+    if r.error && colours {
+        emit(&format!("\x1b[31m{}\x1b[0m", r.text))
+    } else {
+        emit(&r.text)
+    }
+}
+
+fn terminal_loop(session: &mut Session, colours: bool) -> anyhow::Result<()> {
+    let config = rustyline::Config::builder()
+        .auto_add_history(true)
+        .max_history_size(1000)?
+        .history_ignore_dups(true)?
+        .build();
+    let mut editor: Editor<LineHelper, DefaultHistory> = Editor::with_config(config)?;
+    editor.set_helper(Some(LineHelper {
+        prompt_colour: None,
+    }));
+    let history = history_file();
+    if let Some(h) = &history {
+        let _ = editor.load_history(h);
+    }
+    loop {
+        let prompt = session.prompt();
+        if let Some(helper) = editor.helper_mut() {
+            let pos = session.position();
+            helper.prompt_colour =
+                (colours && pos.status() == Status::Ongoing).then(|| match pos.to_move() {
+                    Player::One => "\x1b[1;31m",
+                    Player::Two => "\x1b[1;34m",
+                });
+        }
+        match editor.readline(&prompt) {
+            Ok(line) => {
+                let r = session.handle(&line);
+                if !show(&r, colours) || r.quit {
+                    break;
+                }
+            }
+            Err(ReadlineError::Interrupted) => {
+                emit(
+                    "(Ctrl-C: the game is kept. Type `quit` to leave, `help` for the commands.)\n",
+                );
+            }
+            Err(ReadlineError::Eof) => {
+                let r = session.end_of_input();
+                show(&r, colours);
+                break;
+            }
+            Err(e) => {
+                let r = session.end_of_input();
+                show(&r, colours);
+                return Err(e.into());
+            }
+        }
+    }
+    if let Some(h) = &history {
+        let _ = editor.history_mut().save(h);
+    }
+    Ok(())
+}
+
+/// Standard input is a pipe or a file: no prompt, no colour; each command's
+/// response is one block of lines ended by an empty line. Blank lines and
+/// `#` comments get no block.
+fn pipe_loop(session: &mut Session) {
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => {
+                eprintln!("cabra: cannot read standard input: {e}");
+                break;
+            }
+        }
+        let line = String::from_utf8_lossy(&buf);
+        if commands::classify(&line) == Input::Empty {
+            continue;
+        }
+        let r = session.handle(&line);
+        if !emit(&format!("{}\n", r.text)) || r.quit {
+            break;
+        }
+    }
+}

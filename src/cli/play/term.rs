@@ -247,9 +247,20 @@ fn terminal_loop(session: &mut Session, colours: bool) -> anyhow::Result<()> {
                 });
         }
         match editor.readline(&prompt) {
-            Ok(line) => {
-                let r = session.handle(&line);
-                if !show(&r, colours) || r.quit {
+            Ok(text) => {
+                // A bracketed paste can bring several lines at once: each is a command.
+                let mut quit = false;
+                for line in text.split(['\n', '\r']) {
+                    if commands::classify(line) == Input::Empty {
+                        continue;
+                    }
+                    let r = session.handle(line);
+                    if !show(&r, colours) || r.quit {
+                        quit = true;
+                        break;
+                    }
+                }
+                if quit {
                     break;
                 }
             }

@@ -1,7 +1,8 @@
 //! Text rendering of a position: the three layers side by side, a top view
-//! with each column's owner and height, and the state of play. Readable
-//! without colour: player 1's cubes are `x`, player 2's `o`, and the cubes of
-//! the last placement are capitals.
+//! with each column's owner and height, a legend, and the state of play.
+//! Readable without colour: player 1's cubes are `x`, player 2's `o`, and
+//! the cubes of the last placement are capitals (with colour: red and blue,
+//! the last placement in inverse video). Lines carry no trailing spaces.
 
 use std::fmt::Write;
 
@@ -50,33 +51,36 @@ pub fn render(pos: &Position, colours: bool) -> String {
         .map(|p| p.entry().cells)
         .unwrap_or_default();
     let mut out = String::new();
-    let header = "  0 1 2 3 4 5 6 7";
+    let header = "0 1 2 3 4 5 6 7";
     let _ = writeln!(
         out,
-        "   {:<18}{:<18}{:<18}  top view (owner, height)",
-        "z=0", "z=1", "z=2"
+        "  {:<20}{:<20}{:<20}top view: owner, height",
+        "z=0 (bottom)", "z=1", "z=2 (top)"
     );
+    let top_header: String = (0..8).map(|x| format!(" {x} ")).collect();
     let _ = writeln!(
         out,
-        " {header}  {header}  {header}    0  1  2  3  4  5  6  7"
+        "  {header}     {header}     {header}    {}",
+        top_header.trim_end()
     );
     for y in 0..8u8 {
+        let mut line = String::new();
         for z in 0..3u8 {
-            let _ = write!(out, "{y} ");
+            let _ = write!(line, "{y} ");
             for x in 0..8u8 {
                 let c = Cell::new(x, y, z);
                 match pos.owner(c) {
                     Some(p) => {
                         let s = symbol(p, last.contains(c)).to_string();
-                        paint(&mut out, &s, p, last.contains(c), colours);
+                        paint(&mut line, &s, p, last.contains(c), colours);
                     }
-                    None => out.push('.'),
+                    None => line.push('.'),
                 }
-                out.push(' ');
+                line.push(' ');
             }
-            out.push(' ');
+            line.push_str("  ");
         }
-        let _ = write!(out, "  {y} ");
+        let _ = write!(line, "{y}");
         for x in 0..8u8 {
             let top = (0..3u8)
                 .rev()
@@ -86,14 +90,19 @@ pub fn render(pos: &Position, colours: bool) -> String {
                 Some((p, c)) => {
                     let is_last = (0..3).any(|z| last.contains(Cell::new(x, y, z)));
                     let s = format!("{}{}", symbol(p, is_last), c.z + 1);
-                    paint(&mut out, &s, p, is_last, colours);
-                    out.push(' ');
+                    line.push(' ');
+                    paint(&mut line, &s, p, is_last, colours);
                 }
-                None => out.push_str(" . "),
+                None => line.push_str(" . "),
             }
         }
+        out.push_str(line.trim_end());
         out.push('\n');
     }
+    let _ = writeln!(
+        out,
+        "columns x west to east, rows y north to south; x player 1, o player 2, X O last placement"
+    );
     if let Some(p) = pos.history().last() {
         let _ = writeln!(out, "last placement: {p} (move {})", pos.plies());
     }
@@ -102,10 +111,12 @@ pub fn render(pos: &Position, colours: bool) -> String {
             .iter()
             .map(|&k| format!("{k}{}", pos.pieces_left(p, k)))
             .collect();
+        let who = format!("{p} ({})", symbol(p, false));
+        let mut name = String::new();
+        paint(&mut name, &who, p, false, colours);
         let _ = writeln!(
             out,
-            "{p} ({}): pieces left {}   perimeter pieces {}",
-            symbol(p, false),
+            "{name}: pieces left {}   perimeter pieces {}",
             left.join(" "),
             pos.perimeter_count(p)
         );

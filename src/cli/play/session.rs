@@ -171,6 +171,11 @@ pub struct Session {
     quit_armed: bool,
 }
 
+/// `1 placement`, `3 placements`.
+fn placements(n: usize) -> String {
+    format!("{n} placement{}", if n == 1 { "" } else { "s" })
+}
+
 /// The side of a player as people say it: `player 1`.
 fn who(p: Player) -> String {
     p.to_string()
@@ -717,8 +722,21 @@ impl Session {
     fn leaving_note(&self) -> String {
         if self.unsaved() {
             format!(
-                "The game you left ({} placements) was not saved; `pos {}` brings it back.\n",
-                self.pos.plies(),
+                "The game you left ({}) was not saved; `pos {}` brings it back.\n",
+                placements(self.pos.plies()),
+                code::encode(&self.pos)
+            )
+        } else {
+            String::new()
+        }
+    }
+
+    /// The same when leaving the program.
+    fn exit_note(&self) -> String {
+        if self.unsaved() {
+            format!(
+                "This game ({}) was not saved; to get it back, run `cabra play` and type `pos {}`.\n",
+                placements(self.pos.plies()),
                 code::encode(&self.pos)
             )
         } else {
@@ -1057,8 +1075,8 @@ impl Session {
         let [a, b] = Player::BOTH.map(|p| self.pos.perimeter_count(p));
         match self.pos.status() {
             Status::Ongoing => format!(
-                "In progress after {} placements: {} to move; perimeter pieces {a} (player 1) to {b} (player 2).",
-                self.pos.plies(),
+                "In progress after {}: {} to move; perimeter pieces {a} (player 1) to {b} (player 2).",
+                placements(self.pos.plies()),
                 who(self.pos.to_move())
             ),
             s => format!(
@@ -1073,12 +1091,12 @@ impl Session {
         if self.interactive && self.unsaved() && !self.quit_armed {
             self.quit_armed = true;
             return Response::ok(format!(
-                "This game ({} placements) is not saved: `save FILE` keeps it; type `quit` again to leave anyway.",
-                self.pos.plies()
+                "This game ({}) is not saved: `save FILE` keeps it; type `quit` again to leave anyway.",
+                placements(self.pos.plies())
             ));
         }
         let mut r = Response::ok(if self.interactive {
-            self.leaving_note()
+            self.exit_note()
         } else {
             String::new()
         });
@@ -1089,7 +1107,7 @@ impl Session {
     /// What to say when the input ends (Ctrl-D on a terminal).
     pub fn end_of_input(&mut self) -> Response {
         let mut r = Response::ok(if self.interactive {
-            self.leaving_note()
+            self.exit_note()
         } else {
             String::new()
         });

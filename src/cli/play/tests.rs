@@ -280,7 +280,7 @@ fn quitting_an_unsaved_game_on_a_terminal_asks_once() {
     let r = s.handle("quit");
     assert!(!r.quit && r.text.contains("not saved"), "{}", r.text);
     let r = s.handle("exit");
-    assert!(r.quit && r.text.contains("pos c1"), "{}", r.text);
+    assert!(r.quit && r.text.contains("type `pos c1"), "{}", r.text);
     // In a script, `quit` just quits.
     let mut s = session(You::Both);
     s.handle("L E180 110");

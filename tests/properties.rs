@@ -1,0 +1,685 @@
+//! Property tests: random legal games checked, at every ply, against a slow
+//! reference model written directly from RULES.md (a plain 8x8x3 array of
+//! owners, the 51 shapes computed from the section 3 formulas, legality cell
+//! by cell as in section 5, bridges by breadth-first search as in section 6,
+//! the end and the perimeter count as in section 7). Nothing of the model
+//! uses the library's tables, masks or bitboards.
+//!
+//! Case counts are kept small so the file runs in a few seconds in release.
+
+use std::collections::{BTreeSet, HashSet, VecDeque};
+use std::sync::OnceLock;
+
+use cabra::game::bridge::visible;
+use cabra::game::record::{parse_game, write_game};
+use cabra::game::{
+    Cell, MoveList, PLACEMENT_COUNT, Piece, Placement, PlacementError, Player, Position, Status,
+    Volume, WinReason, table,
+};
+use proptest::prelude::*;
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+// ------------------------------------------------------- the reference model
+
+/// Four cells `[x, y, z]`, sorted.
+type Cells = [[u8; 3]; 4];
+
+const START: [u8; 4] = [4, 4, 4, 2];
+
+/// RULES.md section 2: the canonical cells of L, T, Z, O.
+fn canonical(piece: Piece) -> [[i32; 3]; 4] {
+    match piece {
+        Piece::L => [[0, 0, 0], [1, 0, 0], [2, 0, 0], [0, 1, 0]],
+        Piece::T => [[0, 0, 0], [1, 0, 0], [2, 0, 0], [1, 1, 0]],
+        Piece::Z => [[0, 0, 0], [1, 0, 0], [1, 1, 0], [2, 1, 0]],
+        Piece::O => [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]],
+    }
+}
+
+/// RULES.md section 3: face map, turn about z, shift to the origin.
+fn oriented(piece: Piece, face: char, angle: u32) -> Vec<[i32; 3]> {
+    let mut v: Vec<[i32; 3]> = canonical(piece)
+        .iter()
+        .map(|&[x, y, z]| {
+            let [x, y, z] = match face {
+                'T' => [x, y, z],
+                'B' => [x, -y, -z],
+                'N' => [x, z, -y],
+                'S' => [x, -z, y],
+                'E' => [-z, y, x],
+                _ => [z, y, -x],
+            };
+            match angle {
+                0 => [x, y, z],
+                90 => [-y, x, z],
+                180 => [-x, -y, z],
+                _ => [y, -x, z],
+            }
+        })
+        .collect();
+    for a in 0..3 {
+        let m = v.iter().map(|c| c[a]).min().unwrap();
+        for c in &mut v {
+            c[a] -= m;
+        }
+    }
+    v.sort();
+    v
+}
+
+/// Every shape at every spot of the board where it lies inside the volume
+/// with its lowest cubes at z = 0 (RULES.md section 5, rules 1 and 3).
+fn ref_entries() -> &'static [(Piece, Cells)] {
+    static E: OnceLock<Vec<(Piece, Cells)>> = OnceLock::new();
+    E.get_or_init(|| {
+        let mut shapes = BTreeSet::new();
+        for piece in Piece::ALL {
+            for face in ['T', 'B', 'N', 'S', 'E', 'W'] {
+                for angle in [0, 90, 180, 270] {
+                    shapes.insert((piece, oriented(piece, face, angle)));
+                }
+            }
+        }
+        assert_eq!(shapes.len(), 51);
+        let mut out = Vec::new();
+        for (piece, shape) in shapes {
+            for x in 0..8 {
+                for y in 0..8 {
+                    let cells: Vec<[i32; 3]> =
+                        shape.iter().map(|c| [c[0] + x, c[1] + y, c[2]]).collect();
+                    if cells.iter().all(|c| c[0] < 8 && c[1] < 8 && c[2] < 3) {
+                        let mut a = [[0u8; 3]; 4];
+                        for (d, s) in a.iter_mut().zip(&cells) {
+                            *d = s.map(|v| v as u8);
+                        }
+                        a.sort();
+                        out.push((piece, a));
+                    }
+                }
+            }
+        }
+        out
+    })
+}
+
+/// The piece and cells of a library placement.
+fn lib_cells(p: Placement) -> (Piece, Cells) {
+    let e = p.entry();
+    let mut a = [[0u8; 3]; 4];
+    for (d, c) in a.iter_mut().zip(e.cells.cells()) {
+        *d = [c.x, c.y, c.z];
+    }
+    a.sort();
+    (e.piece, a)
+}
+
+type Grid = [[[Option<Player>; 3]; 8]; 8];
+
+fn on_rim(x: u8, y: u8) -> bool {
+    x == 0 || x == 7 || y == 0 || y == 7
+}
+
+/// RULES.md section 6, literally: visible cubes, links, a chain from edge to edge.
+fn slow_bridge(grid: &Grid, p: Player) -> bool {
+    let mut vis = [[[false; 3]; 8]; 8];
+    for x in 0..8 {
+        for y in 0..8 {
+            for z in 0..3 {
+                vis[x][y][z] = grid[x][y][z] == Some(p)
+                    && (z + 1..3).all(|h| grid[x][y][h] != Some(p.other()));
+            }
+        }
+    }
+    let reaches = |start: &dyn Fn(usize, usize) -> bool, goal: &dyn Fn(usize, usize) -> bool| {
+        let mut seen = [[[false; 3]; 8]; 8];
+        let mut queue = VecDeque::new();
+        for x in 0..8 {
+            for y in 0..8 {
+                for z in 0..3 {
+                    if vis[x][y][z] && start(x, y) {
+                        seen[x][y][z] = true;
+                        queue.push_back((x as i32, y as i32, z as i32));
+                    }
+                }
+            }
+        }
+        while let Some((x, y, z)) = queue.pop_front() {
+            if goal(x as usize, y as usize) {
+                return true;
+            }
+            let mut next = vec![(x, y, z - 1), (x, y, z + 1)];
+            for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                for dz in -1..=1 {
+                    next.push((x + dx, y + dy, z + dz));
+                }
+            }
+            for (a, b, h) in next {
+                if (0..8).contains(&a) && (0..8).contains(&b) && (0..3).contains(&h) {
+                    let (a, b, h) = (a as usize, b as usize, h as usize);
+                    if vis[a][b][h] && !seen[a][b][h] {
+                        seen[a][b][h] = true;
+                        queue.push_back((a as i32, b as i32, h as i32));
+                    }
+                }
+            }
+        }
+        false
+    };
+    reaches(&|_, y| y == 0, &|_, y| y == 7) || reaches(&|x, _| x == 0, &|x, _| x == 7)
+}
+
+/// The game as the rules describe it, one cube at a time.
+#[derive(Clone)]
+struct Model {
+    grid: Grid,
+    left: [[u8; 4]; 2],
+    to_move: Player,
+    status: Status,
+    placed: Vec<(Player, Piece, Cells)>,
+}
+
+impl Model {
+    fn new() -> Model {
+        Model {
+            grid: [[[None; 3]; 8]; 8],
+            left: [START; 2],
+            to_move: Player::One,
+            status: Status::Ongoing,
+            placed: Vec::new(),
+        }
+    }
+
+    fn at(&self, [x, y, z]: [u8; 3]) -> Option<Player> {
+        self.grid[x as usize][y as usize][z as usize]
+    }
+
+    /// RULES.md section 5, rules 1 to 4, cell by cell.
+    fn fits(&self, cells: &Cells) -> bool {
+        cells.iter().all(|c| c[0] < 8 && c[1] < 8 && c[2] < 3)
+            && cells.iter().all(|&c| self.at(c).is_none())
+            && cells.iter().any(|c| c[2] == 0)
+            && cells.iter().all(|&[x, y, z]| {
+                z == 0 || self.at([x, y, z - 1]).is_some() || cells.contains(&[x, y, z - 1])
+            })
+    }
+
+    /// Legal for the side to move: game on, piece left, fits.
+    fn legal(&self, piece: Piece, cells: &Cells) -> bool {
+        self.status == Status::Ongoing
+            && self.left[self.to_move.index()][piece.index()] > 0
+            && self.fits(cells)
+    }
+
+    fn any_legal(&self) -> bool {
+        ref_entries().iter().any(|(k, c)| self.legal(*k, c))
+    }
+
+    fn perimeter(&self, p: Player) -> u8 {
+        self.placed
+            .iter()
+            .filter(|(owner, _, cells)| {
+                *owner == p && cells.iter().any(|&[x, y, z]| z == 0 && on_rim(x, y))
+            })
+            .count() as u8
+    }
+
+    /// Places a legal piece and judges the game as sections 6 and 7 say.
+    fn play(&mut self, piece: Piece, cells: &Cells) {
+        assert!(self.legal(piece, cells));
+        let me = self.to_move;
+        for &[x, y, z] in cells {
+            self.grid[x as usize][y as usize][z as usize] = Some(me);
+        }
+        self.left[me.index()][piece.index()] -= 1;
+        self.placed.push((me, piece, *cells));
+        self.to_move = me.other();
+        self.status = if slow_bridge(&self.grid, me) {
+            Status::Won {
+                winner: me,
+                by: WinReason::Bridge,
+            }
+        } else if !self.any_legal() {
+            let (a, b) = (self.perimeter(Player::One), self.perimeter(Player::Two));
+            match a.cmp(&b) {
+                std::cmp::Ordering::Less => Status::Won {
+                    winner: Player::One,
+                    by: WinReason::Perimeter,
+                },
+                std::cmp::Ordering::Greater => Status::Won {
+                    winner: Player::Two,
+                    by: WinReason::Perimeter,
+                },
+                std::cmp::Ordering::Equal => Status::Draw,
+            }
+        } else {
+            Status::Ongoing
+        };
+    }
+}
+
+fn all_cells() -> impl Iterator<Item = Cell> {
+    (0..8).flat_map(|x| (0..8).flat_map(move |y| (0..3).map(move |z| Cell::new(x, y, z))))
+}
+
+// ------------------------------------------- checks of one position
+
+/// Everything about `pos` that the model can say, compared.
+fn check_position(pos: &Position, m: &Model) -> Result<(), TestCaseError> {
+    let (one, two) = (pos.cubes(Player::One), pos.cubes(Player::Two));
+    // No two cubes overlap; four cubes per placement.
+    prop_assert!(!one.intersects(two));
+    prop_assert_eq!(one | two, pos.occupied());
+    prop_assert_eq!(pos.occupied().count() as usize, 4 * pos.plies());
+    prop_assert_eq!(pos.plies(), m.placed.len());
+    for c in all_cells() {
+        let owner = m.grid[c.x as usize][c.y as usize][c.z as usize];
+        prop_assert_eq!(pos.owner(c), owner, "owner of {}", c);
+        // Nothing floats.
+        if owner.is_some() {
+            if let Some(b) = c.below() {
+                prop_assert!(pos.occupied().contains(b), "{} floats", c);
+            }
+        }
+    }
+    // The history is the model's, and the pieces left and the perimeter
+    // counts follow from it.
+    prop_assert_eq!(pos.history().len(), m.placed.len());
+    let mut used = [[0u8; 4]; 2];
+    for (i, (&p, (owner, piece, cells))) in pos.history().iter().zip(&m.placed).enumerate() {
+        prop_assert_eq!(lib_cells(p), (*piece, *cells));
+        prop_assert_eq!(Player::from_index(i % 2), *owner);
+        used[i % 2][piece.index()] += 1;
+    }
+    for p in Player::BOTH {
+        for k in Piece::ALL {
+            let left = pos.pieces_left(p, k);
+            prop_assert_eq!(left, START[k.index()] - used[p.index()][k.index()]);
+            prop_assert_eq!(left, m.left[p.index()][k.index()]);
+        }
+        prop_assert_eq!(pos.perimeter_count(p), m.perimeter(p), "perimeter of {}", p);
+        // Bridges, from either player's side.
+        prop_assert_eq!(
+            pos.has_bridge(p),
+            slow_bridge(&m.grid, p),
+            "bridge of {}",
+            p
+        );
+    }
+    prop_assert_eq!(pos.status(), m.status);
+    if !pos.status().is_over() {
+        prop_assert_eq!(pos.to_move(), m.to_move);
+        prop_assert_eq!(pos.to_move(), Player::from_index(pos.plies() % 2));
+        // While the game is on nobody has a bridge.
+        prop_assert!(!slow_bridge(&m.grid, Player::One) && !slow_bridge(&m.grid, Player::Two));
+    }
+    Ok(())
+}
+
+/// Legality: the move list, `is_legal` and `check` of every table entry
+/// against the model's cell-by-cell check of the same cells.
+fn check_legality(pos: &Position, m: &Model) -> Result<Vec<Placement>, TestCaseError> {
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    let moves: Vec<Placement> = list.to_vec();
+    prop_assert!(
+        moves.windows(2).all(|w| w[0] < w[1]),
+        "table order, no repeats"
+    );
+    prop_assert_eq!(pos.count_legal(), moves.len());
+    let mut via_each = Vec::new();
+    pos.for_each_legal(|p| via_each.push(p));
+    prop_assert_eq!(&via_each, &moves);
+
+    let lib: BTreeSet<(Piece, Cells)> = moves.iter().map(|&p| lib_cells(p)).collect();
+    let slow: BTreeSet<(Piece, Cells)> = ref_entries()
+        .iter()
+        .filter(|(k, c)| m.legal(*k, c))
+        .copied()
+        .collect();
+    prop_assert_eq!(&lib, &slow, "legal placements");
+
+    let occ = pos.occupied();
+    let mover = pos.to_move();
+    for i in 0..PLACEMENT_COUNT {
+        let p = Placement(i as u16);
+        let (piece, cells) = lib_cells(p);
+        let want = m.legal(piece, &cells);
+        prop_assert_eq!(pos.is_legal(p), want, "is_legal {}", p);
+        match pos.check(p) {
+            Ok(()) => prop_assert!(want, "check passed {}", p),
+            Err(e) => {
+                prop_assert!(!want, "check refused a legal {}: {}", p, e);
+                // Whatever the reason given, it must be true.
+                match e {
+                    PlacementError::GameOver(s) => {
+                        prop_assert!(m.status.is_over());
+                        prop_assert_eq!(s, m.status);
+                    }
+                    PlacementError::NoPieceLeft { player, piece: k } => {
+                        prop_assert_eq!((player, k), (mover, piece));
+                        prop_assert_eq!(m.left[mover.index()][piece.index()], 0);
+                    }
+                    PlacementError::Occupied(c) => {
+                        prop_assert!(cells.contains(&[c.x, c.y, c.z]) && occ.contains(c));
+                    }
+                    PlacementError::Floating(c) => {
+                        let b = c.below();
+                        prop_assert!(cells.contains(&[c.x, c.y, c.z]) && b.is_some());
+                        let b = b.unwrap();
+                        prop_assert!(!occ.contains(b) && !cells.contains(&[b.x, b.y, b.z]));
+                    }
+                }
+            }
+        }
+    }
+    Ok(moves)
+}
+
+/// One random legal game driven by `choices`, checked at every ply.
+fn run_game(choices: &[u32]) -> Result<Position, TestCaseError> {
+    let mut pos = Position::new();
+    let mut m = Model::new();
+    let mut line = vec![pos];
+    for &choice in choices {
+        check_position(&pos, &m)?;
+        let moves = check_legality(&pos, &m)?;
+        if pos.status().is_over() {
+            break;
+        }
+        prop_assert!(!moves.is_empty(), "an ongoing game has a legal placement");
+
+        // random_move draws only legal placements.
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(u64::from(choice));
+        for _ in 0..4 {
+            let r = pos.random_move(&mut rng);
+            prop_assert!(
+                r.is_some_and(|r| moves.binary_search(&r).is_ok()),
+                "{:?}",
+                r
+            );
+        }
+
+        // The winning-move finder: exactly the legal placements after which
+        // the mover has won by bridge.
+        let mut wins = Vec::new();
+        pos.for_each_winning_move(|p| wins.push(p));
+        wins.sort();
+        let mut want = Vec::new();
+        for &p in &moves {
+            let mut q = pos;
+            q.play(p);
+            if q.status()
+                == (Status::Won {
+                    winner: pos.to_move(),
+                    by: WinReason::Bridge,
+                })
+            {
+                want.push(p);
+            }
+        }
+        prop_assert_eq!(&wins, &want);
+        prop_assert_eq!(pos.winning_move().is_some(), !want.is_empty());
+
+        let p = moves[choice as usize % moves.len()];
+        // play then undo restores the position exactly.
+        let before = pos;
+        pos.play(p);
+        let after = pos;
+        prop_assert_eq!(pos.undo(), Some(p));
+        prop_assert_eq!(pos, before);
+        prop_assert_eq!(pos.try_play(p), Ok(()));
+        prop_assert_eq!(pos, after);
+
+        let (piece, cells) = lib_cells(p);
+        m.play(piece, &cells);
+        line.push(pos);
+    }
+    check_position(&pos, &m)?;
+    check_legality(&pos, &m)?;
+    prop_assert!(pos.status().is_over(), "28 choices always finish a game");
+    if matches!(
+        pos.status(),
+        Status::Draw
+            | Status::Won {
+                by: WinReason::Perimeter,
+                ..
+            }
+    ) {
+        // The game ended because the side to move cannot place.
+        prop_assert_eq!(
+            pos.random_move(&mut Xoshiro256PlusPlus::seed_from_u64(1)),
+            None
+        );
+    }
+
+    // Undo all the way back, through every position of the game, and check
+    // that each reads back from its own record.
+    let mut back = pos;
+    while let Some(top) = line.pop() {
+        prop_assert_eq!(back, top);
+        prop_assert_eq!(parse_game(&write_game(&back)), Ok(back));
+        if line.is_empty() {
+            prop_assert_eq!(back.undo(), None);
+        } else {
+            prop_assert!(back.undo().is_some());
+        }
+    }
+    prop_assert_eq!(back, Position::new());
+    Ok(pos)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    #[test]
+    fn random_games_agree_with_the_reference_model(
+        choices in prop::collection::vec(any::<u32>(), 28)
+    ) {
+        run_game(&choices)?;
+    }
+
+    #[test]
+    fn a_random_playout_replays_to_the_same_position(seed in any::<u64>()) {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut pos = Position::new();
+        let status = pos.random_playout(&mut rng);
+        prop_assert!(status.is_over());
+        prop_assert_eq!(pos.status(), status);
+        let mut replay = Position::new();
+        for &p in pos.history() {
+            prop_assert_eq!(replay.try_play(p), Ok(()));
+        }
+        prop_assert_eq!(replay, pos);
+        prop_assert_eq!(parse_game(&write_game(&pos)), Ok(pos));
+    }
+}
+
+// ---------------------------------------------------------- bare volumes
+
+/// An arbitrary (not necessarily reachable) owner for every cell; `a` and
+/// `b` are the percentages of cells for player 1 and player 2.
+fn grid_from(v: &[u8], a: u8, b: u8) -> (Grid, Volume, Volume) {
+    let mut grid: Grid = [[[None; 3]; 8]; 8];
+    let (mut one, mut two) = (Volume::EMPTY, Volume::EMPTY);
+    for (c, &r) in all_cells().zip(v) {
+        let owner = if r < a {
+            one.insert(c);
+            Some(Player::One)
+        } else if r < a + b {
+            two.insert(c);
+            Some(Player::Two)
+        } else {
+            None
+        };
+        grid[c.x as usize][c.y as usize][c.z as usize] = owner;
+    }
+    (grid, one, two)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn has_bridge_and_visible_agree_with_the_rules_on_any_volume(
+        v in prop::collection::vec(0u8..100, 192),
+        a in 20u8..65,
+        b in 0u8..35,
+    ) {
+        let (grid, one, two) = grid_from(&v, a, b);
+        for (p, own, opp) in [(Player::One, one, two), (Player::Two, two, one)] {
+            prop_assert_eq!(
+                cabra::game::bridge::has_bridge(own, opp),
+                slow_bridge(&grid, p)
+            );
+            let vis = visible(own, opp);
+            for c in all_cells() {
+                let want = own.contains(c)
+                    && (c.z + 1..3).all(|h| !opp.contains(Cell::new(c.x, c.y, h)));
+                prop_assert_eq!(vis.contains(c), want, "{}", c);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_bare_volume_sample_has_bridges_and_non_bridges() {
+    // The same comparison on a fixed sample, counting both outcomes so the
+    // property above is known to see both.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+    let (mut yes, mut no) = (0, 0);
+    for i in 0..2000 {
+        let v: Vec<u8> = (0..192)
+            .map(|_| cabra::game::below(&mut rng, 100) as u8)
+            .collect();
+        let (grid, one, two) = grid_from(&v, 25 + (i % 40) as u8, 20);
+        let got = cabra::game::bridge::has_bridge(one, two);
+        assert_eq!(got, slow_bridge(&grid, Player::One));
+        if got {
+            yes += 1;
+        } else {
+            no += 1;
+        }
+    }
+    assert!(yes > 200 && no > 200, "{yes} bridges, {no} without");
+}
+
+// ----------------------------------------------------------- the table
+
+#[test]
+fn the_table_is_exactly_the_reference_placements() {
+    let lib: Vec<(Piece, Cells)> = (0..PLACEMENT_COUNT)
+        .map(|i| lib_cells(Placement(i as u16)))
+        .collect();
+    let lib_set: HashSet<_> = lib.iter().copied().collect();
+    assert_eq!(lib_set.len(), PLACEMENT_COUNT, "no duplicates");
+    let ref_set: HashSet<_> = ref_entries().iter().copied().collect();
+    assert_eq!(ref_entries().len(), 2497);
+    assert_eq!(lib_set, ref_set);
+}
+
+#[test]
+fn every_entry_matches_its_shape_and_its_masks() {
+    let t = table();
+    for (i, e) in t.entries.iter().enumerate() {
+        let shape = &t.shapes[e.shape as usize];
+        assert_eq!(e.piece, shape.piece, "entry {i}");
+        // The cells are the shape's cells moved to (x, y, 0).
+        let mut moved: Vec<[u8; 3]> = shape
+            .cells
+            .iter()
+            .map(|&[x, y, z]| [x + e.x, y + e.y, z])
+            .collect();
+        moved.sort();
+        let (_, cells) = lib_cells(Placement(i as u16));
+        assert_eq!(moved, cells, "entry {i}");
+        // The support: the cell under each cube at z > 0 that is not a cube
+        // of the piece.
+        let mut support = [0u64; 2];
+        for &[x, y, z] in &cells {
+            if z > 0 && !cells.contains(&[x, y, z - 1]) {
+                support[z as usize - 1] |= 1u64 << (y * 8 + x);
+            }
+        }
+        assert_eq!(e.support, support, "entry {i} ({})", Placement(i as u16));
+        let rim = cells.iter().any(|&[x, y, z]| z == 0 && on_rim(x, y));
+        assert_eq!(e.on_perimeter, rim, "entry {i}");
+        assert_eq!(
+            t.placement_at(e.shape as usize, e.x, e.y),
+            Some(Placement(i as u16))
+        );
+        // The position is the smallest corner of the bounding box.
+        assert_eq!(e.x, cells.iter().map(|c| c[0]).min().unwrap());
+        assert_eq!(e.y, cells.iter().map(|c| c[1]).min().unwrap());
+    }
+}
+
+// ------------------------------------------------ uniform random moves
+
+/// Draws `n` moves and returns the chi-square statistic against the uniform
+/// distribution over the legal placements (and checks every draw is legal).
+fn chi_square(pos: &Position, n: usize, seed: u64) -> (f64, usize) {
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    let k = list.len();
+    let mut counts = vec![0usize; k];
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    for _ in 0..n {
+        let p = pos.random_move(&mut rng).expect("a legal move exists");
+        let i = list
+            .binary_search(&p)
+            .expect("random_move draws a legal move");
+        counts[i] += 1;
+    }
+    let expected = n as f64 / k as f64;
+    let chi: f64 = counts
+        .iter()
+        .map(|&c| (c as f64 - expected).powi(2) / expected)
+        .sum();
+    (chi, k)
+}
+
+fn load_perft(name: &str) -> Position {
+    let path = format!(
+        "{}/tests/data/perft/{name}.caminos",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    parse_game(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn random_move_is_roughly_uniform() {
+    // Positions with 11, 12, 34 and 1,345 legal placements: the first ones
+    // make the table draws miss and fall back to picking by rank, the empty
+    // board takes the table draws. The bound is mean + 6 standard
+    // deviations of the chi-square distribution: loose, but a move drawn
+    // twice as often as it should be would blow it.
+    for (pos, n) in [
+        (load_perft("perft_03"), 20_000),
+        (load_perft("perft_07"), 20_000),
+        (load_perft("perft_00"), 40_000),
+        (Position::new(), 200_000),
+    ] {
+        let (chi, k) = chi_square(&pos, n, 99);
+        let df = (k - 1) as f64;
+        let bound = df + 6.0 * (2.0 * df).sqrt();
+        assert!(
+            chi < bound,
+            "{k} moves: chi-square {chi:.1} over {bound:.1}"
+        );
+    }
+}
+
+#[test]
+fn random_move_is_none_without_a_legal_move() {
+    // random_039: player 1 still holds an O, but nothing fits.
+    let path = format!(
+        "{}/tests/data/games/random_039.caminos",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let pos = parse_game(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    for _ in 0..100 {
+        assert_eq!(pos.random_move(&mut rng), None);
+    }
+}

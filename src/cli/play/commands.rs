@@ -314,14 +314,30 @@ pub fn suggest(word: &str) -> Option<&'static str> {
     (d <= allowed).then_some(best)
 }
 
+/// Up to `max` characters of what the person typed, for an error message:
+/// control characters escaped (so no escape sequence reaches the terminal),
+/// `...` when cut.
+pub fn echo(text: &str, max: usize) -> String {
+    let mut out: String = text
+        .chars()
+        .take(max)
+        .flat_map(|c| {
+            if c.is_control() {
+                c.escape_default().collect::<Vec<char>>()
+            } else {
+                vec![c]
+            }
+        })
+        .collect();
+    if text.chars().count() > max {
+        out.push_str("...");
+    }
+    out
+}
+
 /// The one-line message for a first word that is no command.
 pub fn unknown_message(word: &str) -> String {
-    let shown: String = word.chars().take(24).collect();
-    let shown = if shown.len() < word.len() {
-        format!("{shown}...")
-    } else {
-        shown
-    };
+    let shown = echo(word, 24);
     match suggest(word) {
         Some(s) => {
             format!("unknown command '{shown}' — did you mean '{s}'? (`help` lists the commands)")

@@ -127,8 +127,11 @@ impl Response {
         }
     }
 
+    /// One line saying what is wrong; control characters the person typed
+    /// are shown escaped, so the line stays one line and prints safely.
     fn err(text: impl Into<String>) -> Response {
-        let mut r = Response::ok(format!("error: {}", text.into()));
+        let text = commands::echo(&text.into(), 400);
+        let mut r = Response::ok(format!("error: {text}"));
         r.error = true;
         r
     }
@@ -320,8 +323,9 @@ impl Session {
                 r
             } else {
                 Response::err(format!(
-                    "`{}` takes no argument (found '{arg}'); `help {}` says more",
+                    "`{}` takes no argument (found '{}'); `help {}` says more",
                     commands::spec(cmd).names[0],
+                    commands::echo(arg, 24),
                     commands::spec(cmd).names[0]
                 ))
             }
@@ -792,7 +796,7 @@ impl Session {
                 self.file = Some(path.clone());
                 out.push_str(&format!(
                     "Loaded {}: {} placement{}.\n",
-                    path.display(),
+                    commands::echo(&path.display().to_string(), 200),
                     pos.plies(),
                     if pos.plies() == 1 { "" } else { "s" }
                 ));
@@ -833,7 +837,7 @@ impl Session {
                     "Saved {} placement{} to {}{}.",
                     self.pos.plies(),
                     if self.pos.plies() == 1 { "" } else { "s" },
-                    path.display(),
+                    commands::echo(&path.display().to_string(), 200),
                     if existed { " (replacing it)" } else { "" }
                 ))
             }

@@ -289,7 +289,7 @@ fn terminal_loop(session: &mut Session, colours: bool) -> anyhow::Result<()> {
 
 /// Standard input is a pipe or a file: no prompt, no colour; each command's
 /// response is one block of lines ended by an empty line. Blank lines and
-/// `#` comments get no block.
+/// `#` comments get no block, and `quit` ends the output without one.
 fn pipe_loop(session: &mut Session) {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
@@ -309,6 +309,10 @@ fn pipe_loop(session: &mut Session) {
             continue;
         }
         let r = session.handle(&line);
+        // `quit` ends the output without a block of its own.
+        if r.quit && r.text.is_empty() {
+            break;
+        }
         if !emit(&format!("{}\n", r.text)) || r.quit {
             break;
         }

@@ -1,0 +1,283 @@
+//! `cabra play` driven through a pipe, as a script (or a person typing into
+//! a pipe) would: one response block per command, each ended by an empty line.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn cabra_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cabra"))
+        .args(args)
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cabra runs");
+    // A session that refuses its arguments exits without reading: ignore a broken pipe.
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "cabra panicked:\n{err}");
+    out
+}
+
+/// Runs a session with the lines of `script` and returns its blocks.
+fn play(args: &[&str], script: &[&str]) -> Vec<String> {
+    let mut input = script.join("\n");
+    input.push('\n');
+    let out = cabra_with_input(args, &input);
+    assert!(
+        out.status.success(),
+        "exit {:?}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("UTF-8 output");
+    assert!(!text.contains('\x1b'), "no ANSI codes in a pipe:\n{text}");
+    assert!(text.is_empty() || text.ends_with("\n\n"), "{text:?}");
+    text.split_terminator("\n\n").map(str::to_string).collect()
+}
+
+/// Quick engine settings for tests.
+const FAST: &[&str] = &["--iterations", "200", "--threads", "1", "--seed", "1"];
+
+fn args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut v = vec!["play"];
+    v.extend_from_slice(FAST);
+    v.extend_from_slice(extra);
+    v
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("cabra-tests-play-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn data(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(rel)
+}
+
+#[test]
+fn a_two_player_session_with_errors_undo_redo_save_load_and_codes() {
+    let dir = temp_dir("session");
+    let file = dir.join("game.caminos");
+    let f = file.display().to_string();
+    let script = [
+        "L E180 110",
+        "l e180 110",
+        "udno",
+        "320 410 420 430",
+        "T N0 500",
+        "undo",
+        "redo",
+        "",
+        "# comments and blank lines get no block",
+        &format!("save {f}"),
+        "pos",
+        "new",
+        &format!("load {f}"),
+        "history",
+        "result",
+        "quit",
+        "show",
+    ];
+    let b = play(&args(&["--you", "both"]), &script);
+    // 13 commands before `quit`, which ends the output; `show` is never read.
+    assert_eq!(b.len(), 13, "{b:#?}");
+    assert!(
+        b[0].starts_with("1. player 1 plays L E180 110\n"),
+        "{}",
+        b[0]
+    );
+    assert!(
+        b[0].contains("X1"),
+        "the last placement in capitals: {}",
+        b[0]
+    );
+    assert!(b[0].ends_with("player 2 to move"), "{}", b[0]);
+    assert_eq!(
+        b[1],
+        "error: L E180 110: cube 110 is already taken (`moves` lists the legal placements)"
+    );
+    assert!(b[2].contains("did you mean 'undo'"), "{}", b[2]);
+    assert!(b[3].starts_with("2. player 2 plays T T90 310"), "{}", b[3]);
+    assert!(
+        b[4].starts_with("error: T N0 500: cube 501 has nothing below it"),
+        "{}",
+        b[4]
+    );
+    assert!(
+        b[5].starts_with("Took back 1 placement: T T90 310"),
+        "{}",
+        b[5]
+    );
+    assert!(
+        b[6].starts_with("Replayed 1 placement: T T90 310"),
+        "{}",
+        b[6]
+    );
+    assert!(b[7].starts_with("Saved 2 placements to"), "{}", b[7]);
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "110 120 121 122  # L E180 110\n320 410 420 430  # T T90 310\n"
+    );
+    let code = b[8].trim().to_string();
+    assert!(
+        code.starts_with("c1") && code.chars().all(|c| c.is_ascii_alphanumeric()),
+        "{code}"
+    );
+    assert!(b[9].starts_with("New game."), "{}", b[9]);
+    assert!(b[10].starts_with("Loaded "), "{}", b[10]);
+    assert!(b[10].contains("2 placements"), "{}", b[10]);
+    assert!(b[11].contains("1.  L E180 110      T T90 310"), "{}", b[11]);
+    assert!(
+        b[12].starts_with("In progress after 2 placements: player 1 to move"),
+        "{}",
+        b[12]
+    );
+    // Nothing but the saved game in the directory: the save went through a
+    // temporary file that was renamed.
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["game.caminos"]);
+
+    // The code gives the same game back in a new session.
+    let b2 = play(
+        &args(&["--you", "both"]),
+        &[&format!("pos {code}"), "history", "pos"],
+    );
+    assert!(
+        b2[0].starts_with("Position set: 2 placements."),
+        "{}",
+        b2[0]
+    );
+    assert_eq!(b2[1], b[11]);
+    assert_eq!(b2[2].trim(), code);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_engine_answers_searches_plays_and_plays_out() {
+    // Default: you are player 1 and the engine answers at once.
+    let b = play(
+        &args(&[]),
+        &["L E180 110", "go", "engine", "auto", "engine", "result"],
+    );
+    assert_eq!(b.len(), 6, "{b:#?}");
+    assert!(
+        b[0].starts_with("1. player 1 plays L E180 110\n2. player 2 plays "),
+        "{}",
+        b[0]
+    );
+    assert!(b[0].contains("(engine: "), "{}", b[0]);
+    assert!(
+        b[1].starts_with("player 1 to move: 200 iterations"),
+        "{}",
+        b[1]
+    );
+    assert!(b[1].contains("\nbest: "), "{}", b[1]);
+    // `engine` plays for the side to move (you, here); it is then the
+    // engine's turn but it waits for a placement of yours to answer.
+    assert!(b[2].starts_with("3. player 1 plays "), "{}", b[2]);
+    assert!(b[3].starts_with("4. player 2 plays "), "{}", b[3]);
+    let over = ["wins by bridge", "wins on perimeter", "draw ("];
+    assert!(over.iter().any(|w| b[3].contains(w)), "{}", b[3]);
+    assert!(b[4].starts_with("error: the game is over"), "{}", b[4]);
+    assert!(b[5].contains("after"), "{}", b[5]);
+}
+
+#[test]
+fn the_engine_opens_as_player_1_and_watches_itself() {
+    // The engine's opening is the first block, before any command.
+    let b = play(&args(&["--you", "2"]), &["result"]);
+    assert_eq!(b.len(), 2, "{b:#?}");
+    assert!(b[0].starts_with("1. player 1 plays "), "{}", b[0]);
+    assert!(b[1].contains("player 2 to move"), "{}", b[1]);
+    let b = play(&args(&["--you", "none"]), &["result"]);
+    assert_eq!(b.len(), 2, "{b:#?}");
+    assert!(b[0].starts_with("1. player 1 plays "), "{}", b[0]);
+    assert!(
+        !b[1].starts_with("In progress"),
+        "the game was played out: {}",
+        b[1]
+    );
+}
+
+#[test]
+fn a_session_from_a_file_and_the_end_of_input() {
+    let file = data("games/random_000.caminos");
+    let f = file.to_str().unwrap();
+    // No `quit`: the end of input ends the session.
+    let b = play(&args(&[f]), &["result", "L E180 110", "undo", "moves T"]);
+    assert_eq!(b.len(), 4, "{b:#?}");
+    assert_eq!(b[0], "player 2 wins by bridge after 18 placements.");
+    assert!(
+        b[1].starts_with("error: L E180 110: the game is already over"),
+        "{}",
+        b[1]
+    );
+    // You play player 1: `undo` goes back to your turn, over the engine's placement.
+    assert!(
+        b[2].starts_with("Took back 2 placements: L S180 500, L S90 130"),
+        "{}",
+        b[2]
+    );
+    assert!(
+        b[3].contains("legal placements of T for player 1"),
+        "{}",
+        b[3]
+    );
+}
+
+#[test]
+fn bad_arguments_are_refused_before_the_session() {
+    for bad in [
+        vec!["play", "--you", "3"],
+        vec!["play", "--time", "0"],
+        vec!["play", "--time", "soon"],
+        vec!["play", "--threads", "0"],
+        vec!["play", "--iterations", "10", "--time", "1s"],
+        vec!["play", "/no/such/file.caminos"],
+    ] {
+        let out = cabra_with_input(&bad, "quit\n");
+        assert!(!out.status.success(), "{bad:?} should fail");
+        assert!(!String::from_utf8_lossy(&out.stderr).is_empty(), "{bad:?}");
+    }
+    let bad_file = data("bad/bad_14_floating.caminos");
+    let out = cabra_with_input(&["play", bad_file.to_str().unwrap()], "quit\n");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 16:"));
+}
+
+#[test]
+fn garbage_input_gets_one_error_line_each() {
+    let lines = [
+        "\u{1b}[A",
+        "€€€",
+        "place L",
+        "L T0 8",
+        "999 999 999 999",
+        "undo",
+        "redo",
+        "set time 0",
+        "set nothing 1",
+        "pos c1zz",
+        "help nothing",
+        "load",
+        "save",
+        "moves Q",
+    ];
+    let b = play(&args(&["--you", "both"]), &lines);
+    assert_eq!(b.len(), lines.len(), "{b:#?}");
+    for (line, block) in lines.iter().zip(&b) {
+        assert!(block.starts_with("error: "), "{line:?}: {block}");
+        assert_eq!(block.lines().count(), 1, "{line:?}: {block}");
+    }
+}

@@ -183,10 +183,10 @@ fn the_engine_answers_searches_plays_and_plays_out() {
         b[1]
     );
     assert!(b[1].contains("\nbest: "), "{}", b[1]);
-    // `engine` plays for the side to move (you, here); it is then the
-    // engine's turn but it waits for a placement of yours to answer.
+    // `engine` plays for the side to move (you, here), and the engine answers.
     assert!(b[2].starts_with("3. player 1 plays "), "{}", b[2]);
-    assert!(b[3].starts_with("4. player 2 plays "), "{}", b[3]);
+    assert!(b[2].contains("\n4. player 2 plays "), "{}", b[2]);
+    assert!(b[3].starts_with("5. player 1 plays "), "{}", b[3]);
     let over = ["wins by bridge", "wins on perimeter", "draw ("];
     assert!(over.iter().any(|w| b[3].contains(w)), "{}", b[3]);
     assert!(b[4].starts_with("error: the game is over"), "{}", b[4]);

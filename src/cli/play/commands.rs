@@ -92,7 +92,8 @@ play the engine expects. Ctrl-C stops the search early and shows what it found s
         args: "",
         summary: "let the engine play a placement for the side to move now",
         details: "The engine searches with the current budget and plays its best placement for the side to
-move, whoever that is. Ctrl-C stops the search: then nothing is played.",
+move, whoever that is; when you play against the engine and it played for you, it then
+answers as usual. Ctrl-C stops the search: then nothing is played.",
     },
     Spec {
         cmd: Cmd::Auto,

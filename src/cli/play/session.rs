@@ -275,7 +275,10 @@ impl Session {
             You::One => format!("You are player 1 (x), against {engine}."),
             You::Two => format!("You are player 2 (o), against {engine}."),
             You::Both => "Two people play: you enter the placements for both sides.".to_string(),
-            You::None => format!("The engine plays both sides: {engine}."),
+            You::None => format!(
+                "The engine plays both sides ({} a placement); Ctrl-C stops it.",
+                self.budget
+            ),
         }
     }
 
@@ -585,6 +588,10 @@ impl Session {
         }
         let mut out = String::new();
         if self.engine_play_one(&mut out) {
+            // Against the engine, a placement it made for you gets its answer.
+            if self.you.one_side() {
+                self.engine_turns(&mut out);
+            }
             out.push_str(&self.board());
             out.push_str(&self.turn_hint());
         }

@@ -69,7 +69,8 @@ impl Ui for TermUi {
     }
 
     fn progress_done(&mut self) {
-        if self.drawn {
+        // Also clears a `^C` the terminal echoed while no line was drawn yet.
+        if self.progress {
             let mut err = std::io::stderr().lock();
             let _ = write!(err, "\r\x1b[2K");
             let _ = err.flush();

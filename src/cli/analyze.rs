@@ -39,9 +39,9 @@ pub const MISTAKE: f64 = 0.10;
 /// ... a blunder.
 pub const BLUNDER: f64 = 0.20;
 
-/// Iterations per position when no budget is given: about a tenth of a
-/// second per position on one core, so a 28-placement game takes seconds.
-pub const DEFAULT_ITERATIONS: u64 = 30_000;
+/// Iterations per search when no budget is given (up to two searches per
+/// placement): a 28-placement game takes about 2 s on two cores, 4 s on one.
+pub const DEFAULT_ITERATIONS: u64 = 50_000;
 
 /// Arguments of `cabra analyze`.
 #[derive(clap::Args, Debug)]
@@ -51,7 +51,7 @@ pub struct AnalyzeArgs {
     /// Thinking time per position, e.g. 500ms or 2s.
     #[arg(long, value_parser = parse_duration, conflicts_with = "iterations")]
     pub time: Option<Duration>,
-    /// Iterations per position, e.g. 30000 or 100k [default: 30000].
+    /// Iterations per position, e.g. 50000 or 200k [default: 50000].
     #[arg(long, value_parser = parse_count)]
     pub iterations: Option<u64>,
     /// Search threads (independent trees) [default: all cores].
@@ -390,7 +390,7 @@ fn table(a: &Analysis) -> String {
     };
     let _ = writeln!(
         s,
-        "{}: {} placements; {budget} a position, {} thread{}, seed {}",
+        "{}: {} placements; {budget} a search, {} thread{}, seed {}",
         a.file,
         a.moves.len(),
         a.threads,

@@ -43,7 +43,9 @@ fn hot_paths_do_not_allocate() {
         while !pos.status().is_over() {
             pos.legal_moves(&mut list);
             checked += list.len() as u64;
-            let p = pos.random_move(&mut rng).expect("an ongoing game has a legal move");
+            let p = pos
+                .random_move(&mut rng)
+                .expect("an ongoing game has a legal move");
             pos.play(p);
             checked += pos.has_bridge(Player::One) as u64 + pos.has_bridge(Player::Two) as u64;
             // undo then redo: the state must survive the round trip

@@ -33,7 +33,12 @@ enum Expansion {
 }
 
 /// A single search tree with its own random stream.
+///
+/// Aligned to 128 bytes so that two workers side by side in a `Vec` never
+/// share a cache line (or an adjacent-line prefetch pair): each thread
+/// writes its worker's fields (random state, path, counts) all the time.
 #[derive(Clone, Debug)]
+#[repr(align(128))]
 pub(crate) struct Worker<G: Game> {
     pub tree: Tree,
     accel: MaxTrees,

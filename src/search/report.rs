@@ -117,8 +117,10 @@ impl<M: std::fmt::Display> Report<M> {
             self.threads,
             if self.threads == 1 { "" } else { "s" }
         );
-        let pv: Vec<String> = self.pv.iter().map(|m| m.to_string()).collect();
-        let _ = writeln!(s, "pv {}", pv.join(", "));
+        if !self.pv.is_empty() {
+            let pv: Vec<String> = self.pv.iter().map(|m| m.to_string()).collect();
+            let _ = writeln!(s, "pv {}", pv.join(", "));
+        }
         if !self.top.is_empty() {
             let width = self
                 .top

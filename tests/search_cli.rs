@@ -1,0 +1,82 @@
+//! `cabra search` end to end: JSON fields, the text table, files, errors.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+fn cabra(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_cabra"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("running cabra")
+}
+
+fn search_json(args: &[&str]) -> Value {
+    let mut all = vec!["search", "--json"];
+    all.extend_from_slice(args);
+    let out = cabra(&all);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+#[test]
+fn json_report_of_the_empty_board() {
+    let r = search_json(&["--iterations", "3000", "--threads", "1", "--seed", "4"]);
+    assert_eq!(r["iterations"], 3000);
+    assert_eq!(r["nodes"], 3001);
+    assert!(r["proven"].is_null());
+    let best = r["best"].as_str().unwrap();
+    assert_eq!(r["pv"][0], best);
+    assert_eq!(r["top"][0]["move"], best);
+    let w = r["winrate"].as_f64().unwrap();
+    assert!(w > 0.0 && w < 1.0);
+    for key in ["seconds", "iterations_per_second"] {
+        assert!(r[key].as_f64().unwrap() > 0.0, "{key}");
+    }
+    // Notation like `L E180 110`: piece, orientation, position.
+    let parts: Vec<&str> = best.split(' ').collect();
+    assert_eq!(parts.len(), 3, "{best}");
+    assert!(["L", "T", "Z", "O"].contains(&parts[0]));
+    // Same seed, one thread, iteration limit: the same answer.
+    let again = search_json(&["--iterations", "3000", "--threads", "1", "--seed", "4"]);
+    assert_eq!(again["top"], r["top"]);
+}
+
+#[test]
+fn time_and_thread_options() {
+    let r = search_json(&["--time", "150ms", "--threads", "2"]);
+    assert_eq!(r["threads"], 2);
+    let s = r["seconds"].as_f64().unwrap();
+    assert!((0.15..0.15 * 1.05 + 0.02 + 0.3).contains(&s), "{s}");
+    let r = search_json(&["--nodes", "500", "--threads", "1"]);
+    assert_eq!(r["nodes"], 500);
+}
+
+#[test]
+fn a_finished_game_and_a_table() {
+    let r = search_json(&["games/straight-bridge.caminos", "--iterations", "10"]);
+    assert!(r["best"].is_null());
+    assert_eq!(r["proven"], "loss");
+    let out = cabra(&["search", "--iterations", "500", "--threads", "1"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("player 1 to move"), "{text}");
+    assert!(text.contains("500 iterations"), "{text}");
+    assert!(text.contains("visits"), "{text}");
+}
+
+#[test]
+fn bad_arguments_are_errors() {
+    let out = cabra(&["search", "--time", "fast"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("duration"));
+    let out = cabra(&["search", "--threads", "0"]);
+    assert!(!out.status.success());
+    let out = cabra(&["search", "no/such/file.caminos"]);
+    assert!(!out.status.success());
+}

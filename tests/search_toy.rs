@@ -151,17 +151,23 @@ fn never_plays_a_proven_loss_while_another_move_remains() {
     // O must block at 2; every other move loses at once. Whatever the
     // budget, the move chosen is never one the report shows as lost.
     let g = TicTacToe::from_moves(&[0, 4, 1]);
-    for iterations in 0..60 {
-        let r = search(g, SearchConfig::default(), iterations);
-        let best = r.best.expect("a move");
-        assert!(
-            !r.top
-                .iter()
-                .any(|t| t.mv == best && t.proven == Some(Proven::Loss)),
-            "{iterations} iterations: played lost move {best}"
-        );
-        if iterations >= 20 {
-            assert_eq!(best, 2, "{iterations} iterations");
+    for threads in [1, 2] {
+        for iterations in 0..60 {
+            let config = SearchConfig {
+                threads,
+                ..SearchConfig::default()
+            };
+            let r = search(g, config, iterations);
+            let best = r.best.expect("a move");
+            assert!(
+                !r.top
+                    .iter()
+                    .any(|t| t.mv == best && t.proven == Some(Proven::Loss)),
+                "{threads} threads, {iterations} iterations: played lost move {best}"
+            );
+            if iterations >= 20 * threads as u64 {
+                assert_eq!(best, 2, "{threads} threads, {iterations} iterations");
+            }
         }
     }
 }

@@ -63,6 +63,13 @@ fn rules(c: &mut Criterion) {
             (p.has_bridge(Player::One), p.has_bridge(Player::Two))
         })
     });
+    // The test `play` runs: does the piece just placed complete a bridge?
+    let last = late.history()[late.plies() - 1].entry().cells;
+    let mover = late.to_move().other();
+    let (own, opp) = (late.cubes(mover), late.cubes(mover.other()));
+    c.bench_function("completes_bridge after a placement at ply 20", |b| {
+        b.iter(|| cabra::game::bridge::completes_bridge(black_box(own), opp, last))
+    });
     mid.legal_moves(&mut list);
     let some = list[list.len() / 2];
     c.bench_function("play + undo at ply 12", |b| {

@@ -65,18 +65,33 @@ fn spans_in_plan(cols: u64, seed: u64) -> bool {
     }
 }
 
+/// Whether the columns of `cols` linked to edge `from` reach edge `to`, in
+/// plan view (a necessary condition for a 3D chain, as for [`spans_in_plan`]).
+#[inline(always)]
+fn reaches_in_plan(cols: u64, from: u64, to: u64) -> bool {
+    let mut f = cols & from;
+    loop {
+        let next = spread(f) & cols;
+        if next == f {
+            return f & to != 0;
+        }
+        f = next;
+    }
+}
+
 /// Whether `own` (the player whose cubes these are, against `opp`) has a bridge.
 pub fn has_bridge(own: Volume, opp: Volume) -> bool {
     let vis = visible(own, opp);
     if !could_span(vis) {
         return false;
     }
+    let cols = vis.columns();
     let north = Volume(vis.0.map(|l| l & NORTH));
-    if flood(vis, north).columns() & SOUTH != 0 {
+    if reaches_in_plan(cols, NORTH, SOUTH) && flood(vis, north).columns() & SOUTH != 0 {
         return true;
     }
     let west = Volume(vis.0.map(|l| l & WEST));
-    flood(vis, west).columns() & EAST != 0
+    reaches_in_plan(cols, WEST, EAST) && flood(vis, west).columns() & EAST != 0
 }
 
 /// Whether the mover, having just added the cubes `placed` (already in `own`),

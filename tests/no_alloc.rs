@@ -3,31 +3,14 @@
 //! seeded workload (this test binary has only this one test, so no other
 //! thread allocates while it counts).
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+mod common;
 
 use cabra::game::{MoveList, Player, Position, table};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-struct Counting;
-
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: common::Counting = common::Counting;
 
 #[test]
 fn hot_paths_do_not_allocate() {
@@ -36,7 +19,7 @@ fn hot_paths_do_not_allocate() {
     let mut list = Box::new(MoveList::new());
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(42);
 
-    let before = ALLOCATIONS.load(Ordering::SeqCst);
+    let before = common::allocations();
     let mut checked = 0u64;
     for _ in 0..200 {
         let mut pos = Position::new();
@@ -56,7 +39,7 @@ fn hot_paths_do_not_allocate() {
         fresh.random_playout(&mut rng);
         checked += fresh.plies() as u64;
     }
-    let after = ALLOCATIONS.load(Ordering::SeqCst);
+    let after = common::allocations();
     assert!(checked > 0);
     assert_eq!(after - before, 0, "allocations in the hot paths");
 }

@@ -5,35 +5,18 @@
 //! times in all (amortised doubling). This test binary has only one test,
 //! so no other thread allocates while it counts.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+mod common;
 
 use cabra::game::Position;
 use cabra::search::{Limits, SearchConfig, Searcher};
 
-struct Counting;
-
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: common::Counting = common::Counting;
 
 fn allocations_of(s: &mut Searcher<Position>, iterations: u64) -> usize {
-    let before = ALLOCATIONS.load(Ordering::SeqCst);
+    let before = common::allocations();
     let r = s.search(&Limits::none().iterations(iterations));
-    let after = ALLOCATIONS.load(Ordering::SeqCst);
+    let after = common::allocations();
     assert_eq!(r.iterations, iterations);
     after - before
 }

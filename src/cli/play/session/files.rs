@@ -1,0 +1,144 @@
+//! Game files and position codes: `load`, `save`, `pos`, and not losing an unsaved game.
+
+use super::*;
+
+impl Session {
+    /// Whether leaving the current game would lose placements: it has some,
+    /// and it is not the saved game or a beginning of it.
+    pub(super) fn unsaved(&self) -> bool {
+        let h = self.pos.history();
+        let kept = h.len() <= self.saved.len() && self.saved[..h.len()] == *h;
+        !h.is_empty() && !kept
+    }
+
+    /// A line giving the code of the game being left, when it is not saved.
+    pub(super) fn leaving_note(&self) -> String {
+        if self.unsaved() {
+            format!(
+                "The game you left ({}) was not saved; `pos {}` brings it back.\n",
+                placements(self.pos.plies()),
+                code::encode(&self.pos)
+            )
+        } else {
+            String::new()
+        }
+    }
+
+    /// The same when leaving the program.
+    pub(super) fn exit_note(&self) -> String {
+        if self.unsaved() {
+            format!(
+                "This game ({}) was not saved; to get it back, run `cabra play` and type `pos {}`.\n",
+                placements(self.pos.plies()),
+                code::encode(&self.pos)
+            )
+        } else {
+            String::new()
+        }
+    }
+
+    /// A file name argument: quotes removed, `~/` expanded.
+    pub(super) fn path_arg(arg: &str) -> PathBuf {
+        let a = arg.trim();
+        let a = a
+            .strip_prefix('"')
+            .and_then(|s| s.strip_suffix('"'))
+            .or_else(|| a.strip_prefix('\'').and_then(|s| s.strip_suffix('\'')))
+            .unwrap_or(a);
+        if let (Some(rest), Some(home)) = (a.strip_prefix("~/"), std::env::var_os("HOME")) {
+            return Path::new(&home).join(rest);
+        }
+        PathBuf::from(a)
+    }
+
+    pub(super) fn load(&mut self, arg: &str) -> Response {
+        if arg.is_empty() {
+            return Response::err(
+                "expected a file name after `load`, e.g. `load games/opening.caminos`",
+            );
+        }
+        let path = Self::path_arg(arg);
+        match read_game(&path) {
+            Ok(pos) => {
+                let mut out = self.leaving_note();
+                self.replace(pos);
+                self.saved = pos.history().to_vec();
+                self.file = Some(path.clone());
+                out.push_str(&format!(
+                    "Loaded {}: {} placement{}.\n",
+                    commands::echo(&path.display().to_string(), 200),
+                    pos.plies(),
+                    if pos.plies() == 1 { "" } else { "s" }
+                ));
+                out.push_str(&self.board());
+                out.push_str(&self.turn_hint());
+                Response::ok(out)
+            }
+            Err(e) => Response::err(format!("{e:#} (the current game is unchanged)")),
+        }
+    }
+
+    pub(super) fn save(&mut self, arg: &str) -> Response {
+        let path = if arg.is_empty() {
+            match &self.file {
+                Some(f) => f.clone(),
+                None => {
+                    return Response::err(
+                        "expected a file name after `save`, e.g. `save mygame.caminos`",
+                    );
+                }
+            }
+        } else {
+            Self::path_arg(arg)
+        };
+        if path.is_dir() {
+            return Response::err(format!(
+                "{} is a directory: give a file name, e.g. `save {}/game.caminos`",
+                path.display(),
+                path.display()
+            ));
+        }
+        let existed = path.exists();
+        match save_game(&path, &self.pos) {
+            Ok(()) => {
+                self.saved = self.pos.history().to_vec();
+                self.file = Some(path.clone());
+                Response::ok(format!(
+                    "Saved {} placement{} to {}{}.",
+                    self.pos.plies(),
+                    if self.pos.plies() == 1 { "" } else { "s" },
+                    commands::echo(&path.display().to_string(), 200),
+                    if existed { " (replacing it)" } else { "" }
+                ))
+            }
+            Err(e) => Response::err(format!("{e:#} (nothing was written)")),
+        }
+    }
+
+    pub(super) fn pos(&mut self, arg: &str) -> Response {
+        if arg.is_empty() {
+            return Response::ok(code::encode(&self.pos));
+        }
+        match code::decode(arg) {
+            Ok(pos) => {
+                let mut out = if pos.history() == self.pos.history() {
+                    String::new()
+                } else {
+                    self.leaving_note()
+                };
+                self.replace(pos);
+                out.push_str(&format!(
+                    "Position set: {} placement{}.\n",
+                    pos.plies(),
+                    if pos.plies() == 1 { "" } else { "s" }
+                ));
+                out.push_str(&self.board());
+                out.push_str(&self.turn_hint());
+                Response::ok(out)
+            }
+            Err(e) => Response::err(e),
+        }
+    }
+
+    // ----- settings, listings ----------------------------------------
+}

@@ -1,0 +1,208 @@
+//! Settings and listings: `set`, `moves`, `history`.
+
+use super::*;
+
+impl Session {
+    pub(super) fn settings(&self) -> String {
+        let (time, iterations) = match self.budget {
+            Budget::Time(d) => (format_duration(d), "-".to_string()),
+            Budget::Iterations(n) => ("-".to_string(), n.to_string()),
+        };
+        format!(
+            "you         {}   ({})\ntime        {time}\niterations  {iterations}\nthreads     {}\nseed        {}\n",
+            self.you,
+            self.roles(),
+            self.engine.threads(),
+            self.engine.seed()
+        )
+    }
+
+    pub(super) fn set(&mut self, arg: &str) -> Response {
+        if arg.is_empty() {
+            return Response::ok(self.settings());
+        }
+        let (name, value) = match arg.find(char::is_whitespace) {
+            Some(i) => (arg[..i].to_ascii_lowercase(), arg[i..].trim()),
+            None => (arg.to_ascii_lowercase(), ""),
+        };
+        let names = ["time", "iterations", "threads", "seed", "you"];
+        let name = match name.as_str() {
+            "t" | "movetime" => "time".to_string(),
+            "it" | "iter" | "iters" | "n" => "iterations".to_string(),
+            "th" | "thread" => "threads".to_string(),
+            "side" | "player" => "you".to_string(),
+            _ => name,
+        };
+        if !names.contains(&name.as_str()) {
+            return Response::err(format!(
+                "no setting '{}': the settings are time, iterations, threads, seed and you",
+                name.chars().take(20).collect::<String>()
+            ));
+        }
+        if value.is_empty() {
+            return Response::err(format!(
+                "expected a value after `set {name}` (`help set` gives examples)"
+            ));
+        }
+        let done = match name.as_str() {
+            "time" => parse_duration(value).and_then(|d| {
+                if d.is_zero() {
+                    Err("the time must be more than 0, e.g. `set time 2s`".to_string())
+                } else if d.as_secs() > 24 * 3600 {
+                    Err("the time can be at most a day".to_string())
+                } else {
+                    self.budget = Budget::Time(d);
+                    Ok(format!(
+                        "The engine now thinks {} a placement.",
+                        format_duration(d)
+                    ))
+                }
+            }),
+            "iterations" => super::super::engine::parse_count(value).map(|n| {
+                self.budget = Budget::Iterations(n);
+                format!("The engine now thinks {} iterations a placement.", group(n))
+            }),
+            "threads" => match value.parse::<usize>() {
+                Ok(n @ 1..=256) => {
+                    self.engine.set_threads(n);
+                    Ok(format!(
+                        "The engine now searches with {n} thread{}.",
+                        if n == 1 { "" } else { "s" }
+                    ))
+                }
+                _ => Err(format!(
+                    "expected a number of threads from 1 to 256, found '{value}'"
+                )),
+            },
+            "seed" => match value.parse::<u64>() {
+                Ok(s) => {
+                    self.engine.set_seed(s);
+                    Ok(format!("Seed set to {s}."))
+                }
+                Err(_) => Err(format!(
+                    "expected a whole number from 0 to {} for the seed, found '{value}'",
+                    u64::MAX
+                )),
+            },
+            _ => You::parse(value).map(|you| {
+                self.you = you;
+                let mut s = self.roles();
+                if !self.pos.status().is_over() && you.engine_plays(self.pos.to_move()) {
+                    s.push('\n');
+                    s.push_str(self.turn_hint().trim_end());
+                }
+                s
+            }),
+        };
+        match done {
+            Ok(t) => Response::ok(t),
+            Err(e) => Response::err(e),
+        }
+    }
+
+    pub(super) fn moves(&self, arg: &str) -> Response {
+        let filter = match arg.trim() {
+            "" => None,
+            a => {
+                let mut chars = a.chars();
+                match (chars.next().and_then(Piece::from_letter), chars.next()) {
+                    (Some(p), None) => Some(p),
+                    _ => {
+                        return Response::err(format!(
+                            "expected a piece L, T, Z or O after `moves`, found '{}'",
+                            a.chars().take(20).collect::<String>()
+                        ));
+                    }
+                }
+            }
+        };
+        if self.pos.status().is_over() {
+            return Response::ok(format!(
+                "No legal placements: the game is over ({}).",
+                result_line(&self.pos, self.pos.status())
+            ));
+        }
+        let mut list = MoveList::new();
+        self.pos.legal_moves(&mut list);
+        let mover = self.pos.to_move();
+        let count = |k: Piece| list.iter().filter(|p| p.entry().piece == k).count();
+        let mut out = String::new();
+        match filter {
+            None => {
+                let per: Vec<String> = Piece::ALL
+                    .iter()
+                    .map(|&k| format!("{k} {}", group(count(k) as u64)))
+                    .collect();
+                out.push_str(&format!(
+                    "{} legal placements for {}: {}\n",
+                    group(list.len() as u64),
+                    who(mover),
+                    per.join(", ")
+                ));
+            }
+            Some(k) => {
+                let n = count(k);
+                let left = self.pos.pieces_left(mover, k);
+                out.push_str(&format!(
+                    "{} legal placements of {k} for {}{}\n",
+                    group(n as u64),
+                    who(mover),
+                    if left == 0 {
+                        format!(" (no {k} left)")
+                    } else {
+                        String::new()
+                    }
+                ));
+            }
+        }
+        // One line per shape: `L E180: 110 120 ...`, wrapped.
+        let mut current: Option<String> = None;
+        let mut line = String::new();
+        for p in list
+            .iter()
+            .filter(|p| filter.is_none_or(|k| p.entry().piece == k))
+        {
+            let text = p.to_string();
+            let (shape, at) = text.rsplit_once(' ').expect("notation has spaces");
+            if current.as_deref() != Some(shape) {
+                if !line.is_empty() {
+                    out.push_str(&line);
+                    out.push('\n');
+                }
+                line = format!("  {shape}:");
+                current = Some(shape.to_string());
+            }
+            if line.len() + 4 > 96 {
+                out.push_str(&line);
+                out.push('\n');
+                line = format!("  {}", " ".repeat(shape.len() + 1));
+            }
+            line.push(' ');
+            line.push_str(at);
+        }
+        if !line.is_empty() {
+            out.push_str(&line);
+            out.push('\n');
+        }
+        Response::ok(out)
+    }
+
+    pub(super) fn history(&self) -> String {
+        let h = self.pos.history();
+        if h.is_empty() {
+            return "No placement yet.\n".to_string();
+        }
+        let mut out = String::from("      player 1        player 2\n");
+        for (i, pair) in h.chunks(2).enumerate() {
+            let second = pair.get(1).map(|p| p.to_string()).unwrap_or_default();
+            out.push_str(&format!(
+                "{:>3}.  {:<14}  {}\n",
+                i + 1,
+                pair[0].to_string(),
+                second
+            ));
+        }
+        out.push_str(&format!("{}\n", status_line(&self.pos)));
+        out
+    }
+}

@@ -1,0 +1,506 @@
+//! One game session: the position, the redo list, the settings and the
+//! engine, driven one line at a time by [`Session::handle`]. Nothing here
+//! reads input or writes to the terminal except through [`Ui`], so the
+//! whole command handling can be tested (and fuzzed) directly.
+//!
+//! The command handlers are grouped by concern in the submodules: the
+//! engine's searches (`thinking`), taking back and replaying placements
+//! (`undo_redo`), files and position codes (`files`), and settings and
+//! listings (`info`).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use cabra::game::record::{read_game, save_game};
+use cabra::game::{MoveList, Piece, Placement, Player, Position, Status, parse_move};
+use cabra::search::Proven;
+
+mod files;
+mod info;
+mod thinking;
+mod undo_redo;
+
+use super::code;
+use super::commands::{self, Cmd, Input};
+use super::engine::{Budget, Engine, Progress, Thought, describe_value, format_duration, group};
+use crate::cli::duration::parse_duration;
+use crate::cli::render::{paint_player, render, result_line, status_line};
+
+/// Which players the person at the keyboard plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum You {
+    /// Player 1, against the engine.
+    One,
+    /// Player 2, against the engine.
+    Two,
+    /// Both: a board for two people.
+    Both,
+    /// Neither: the engine plays itself.
+    None,
+}
+
+impl You {
+    /// Reads `1`, `2`, `both`, `none` (and a few other spellings).
+    pub fn parse(text: &str) -> Result<You, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "1" | "one" | "p1" | "player1" | "x" | "first" => Ok(You::One),
+            "2" | "two" | "p2" | "player2" | "o" | "second" => Ok(You::Two),
+            "both" | "all" | "12" | "human" | "humans" => Ok(You::Both),
+            "none" | "neither" | "0" | "engine" | "watch" => Ok(You::None),
+            other => Err(format!(
+                "'{other}' is not a side: say 1, 2, both (two people) or none (the engine plays itself)"
+            )),
+        }
+    }
+
+    /// Whether the person plays `p`.
+    pub fn plays(self, p: Player) -> bool {
+        match self {
+            You::One => p == Player::One,
+            You::Two => p == Player::Two,
+            You::Both => true,
+            You::None => false,
+        }
+    }
+
+    /// Whether the engine plays `p` by itself.
+    pub fn engine_plays(self, p: Player) -> bool {
+        !self.plays(p)
+    }
+
+    /// Against the engine: the person plays exactly one side.
+    fn one_side(self) -> bool {
+        matches!(self, You::One | You::Two)
+    }
+}
+
+impl std::fmt::Display for You {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            You::One => "1",
+            You::Two => "2",
+            You::Both => "both",
+            You::None => "none",
+        })
+    }
+}
+
+/// How the session talks to the person while a command runs: the progress
+/// of a search, and lines to show at once (the moves of `auto`).
+pub trait Ui {
+    /// The engine has been thinking for a while (called about ten times a second).
+    fn progress(&mut self, pos: &Position, p: &Progress);
+    /// The search is over: remove the progress line.
+    fn progress_done(&mut self);
+    /// Shows part of the current response now (ends with a newline).
+    fn stream(&mut self, text: &str);
+}
+
+/// A [`Ui`] that shows nothing and keeps the streamed text (for tests).
+#[cfg(test)]
+#[derive(Default)]
+pub struct QuietUi {
+    /// Everything streamed so far.
+    pub streamed: String,
+}
+
+#[cfg(test)]
+impl Ui for QuietUi {
+    fn progress(&mut self, _: &Position, _: &Progress) {}
+    fn progress_done(&mut self) {}
+    fn stream(&mut self, text: &str) {
+        self.streamed.push_str(text);
+    }
+}
+
+/// What a command answers.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Response {
+    /// Lines of text, each ending with a newline, no blank line among them.
+    pub text: String,
+    /// Whether the command failed (the text then says why, in one line).
+    pub error: bool,
+    /// Whether the session should end.
+    pub quit: bool,
+}
+
+impl Response {
+    fn ok(text: impl Into<String>) -> Response {
+        let mut text = text.into();
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        Response {
+            text,
+            ..Response::default()
+        }
+    }
+
+    /// One line saying what is wrong; control characters the person typed
+    /// are shown escaped, so the line stays one line and prints safely.
+    fn err(text: impl Into<String>) -> Response {
+        let text = commands::echo(&text.into(), 400);
+        let mut r = Response::ok(format!("error: {text}"));
+        r.error = true;
+        r
+    }
+}
+
+/// How a session starts.
+pub struct Options {
+    /// The sides the person plays.
+    pub you: You,
+    /// The engine's budget per placement.
+    pub budget: Budget,
+    /// Search threads.
+    pub threads: usize,
+    /// The engine's random seed.
+    pub seed: u64,
+    /// ANSI colours in the board and the messages.
+    pub colours: bool,
+    /// A person at a terminal (asks before quitting an unsaved game).
+    pub interactive: bool,
+}
+
+/// One game being played.
+pub struct Session {
+    pos: Position,
+    /// Placements taken back, the next one to replay last.
+    redo: Vec<Placement>,
+    you: You,
+    budget: Budget,
+    engine: Engine,
+    stop: Arc<AtomicBool>,
+    ui: Box<dyn Ui>,
+    colours: bool,
+    interactive: bool,
+    /// The game as last loaded or saved (nothing is lost while the current
+    /// game is a beginning of it).
+    saved: Vec<Placement>,
+    /// The file last loaded or saved, for `save` without a name.
+    file: Option<PathBuf>,
+    /// `quit` was refused once for an unsaved game: the next one leaves.
+    quit_armed: bool,
+}
+
+/// `1 placement`, `3 placements`.
+fn placements(n: usize) -> String {
+    format!("{n} placement{}", if n == 1 { "" } else { "s" })
+}
+
+/// The side of a player as people say it: `player 1`.
+fn who(p: Player) -> String {
+    p.to_string()
+}
+
+impl Session {
+    /// A session at `pos` (from a file, `file`, or the empty board).
+    pub fn new(
+        pos: Position,
+        file: Option<PathBuf>,
+        options: Options,
+        stop: Arc<AtomicBool>,
+        ui: Box<dyn Ui>,
+    ) -> Session {
+        Session {
+            pos,
+            redo: Vec::new(),
+            you: options.you,
+            budget: options.budget,
+            engine: Engine::new(options.threads, options.seed, stop.clone()),
+            stop,
+            ui,
+            colours: options.colours,
+            interactive: options.interactive,
+            saved: pos.history().to_vec(),
+            file,
+            quit_armed: false,
+        }
+    }
+
+    /// The game.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// The placements that `redo` would replay, the next one last.
+    #[cfg(test)]
+    pub fn redo_list(&self) -> &[Placement] {
+        &self.redo
+    }
+
+    /// The prompt for the next command (plain text; the caller may colour it).
+    pub fn prompt(&self) -> String {
+        match self.pos.status() {
+            Status::Ongoing => {
+                let p = self.pos.to_move();
+                let role = match (self.you, self.you.plays(p)) {
+                    (You::Both, _) => "",
+                    (_, true) => " (you)",
+                    (_, false) => " (engine)",
+                };
+                format!("move {}, {}{role}> ", self.pos.plies() + 1, who(p))
+            }
+            _ => "game over> ".to_string(),
+        }
+    }
+
+    /// The player to move, coloured when colours are on.
+    fn player(&self, p: Player) -> String {
+        paint_player(&who(p), p, self.colours)
+    }
+
+    /// What the session says when it starts: a greeting on a terminal, and
+    /// the engine's opening when it plays player 1 of a new game.
+    pub fn start(&mut self, from_file: bool) -> Response {
+        let mut out = String::new();
+        if self.interactive {
+            out.push_str(&format!(
+                "Cabra {} — Caminos on an 8x8x3 board. {}\n",
+                env!("CARGO_PKG_VERSION"),
+                self.roles()
+            ));
+            out.push_str(
+                "Type a placement such as `L E180 110`, `help` for the commands, `quit` to leave.\n",
+            );
+        }
+        let moved = if from_file {
+            false
+        } else {
+            self.stop.store(false, Ordering::SeqCst);
+            self.engine_turns(&mut out)
+        };
+        if self.interactive || moved {
+            out.push_str(&self.board());
+            out.push_str(&self.turn_hint());
+        }
+        Response::ok(out)
+    }
+
+    /// Who plays what, in a sentence.
+    fn roles(&self) -> String {
+        let engine = format!("the engine ({} a placement)", self.budget);
+        match self.you {
+            You::One => format!("You are player 1 (x), against {engine}."),
+            You::Two => format!("You are player 2 (o), against {engine}."),
+            You::Both => "Two people play: you enter the placements for both sides.".to_string(),
+            You::None => format!(
+                "The engine plays both sides ({} a placement); Ctrl-C stops it.",
+                self.budget
+            ),
+        }
+    }
+
+    /// The board and the state of play.
+    fn board(&self) -> String {
+        render(&self.pos, self.colours)
+    }
+
+    /// When it is the engine's turn but it is not moving by itself, a line
+    /// saying how to go on.
+    fn turn_hint(&self) -> String {
+        if self.pos.status().is_over() {
+            return String::new();
+        }
+        let p = self.pos.to_move();
+        if self.you.engine_plays(p) {
+            format!(
+                "It is the engine's turn ({}): type `engine` to let it play, or a placement to play for it.\n",
+                who(p)
+            )
+        } else {
+            String::new()
+        }
+    }
+
+    /// Handles one line of input.
+    pub fn handle(&mut self, line: &str) -> Response {
+        let input = commands::classify(line);
+        if !matches!(input, Input::Command(Cmd::Quit, _) | Input::Empty) {
+            self.quit_armed = false;
+        }
+        // A Ctrl-C that arrived between commands is not meant for this one.
+        self.stop.store(false, Ordering::SeqCst);
+        match input {
+            Input::Empty => Response::default(),
+            Input::Placement(text) => self.place(text),
+            Input::Unknown(word) => Response::err(commands::unknown_message(word)),
+            Input::Command(cmd, arg) => self.command(cmd, arg),
+        }
+    }
+
+    fn command(&mut self, cmd: Cmd, arg: &str) -> Response {
+        let no_arg = |r: Response| -> Response {
+            if arg.is_empty() {
+                r
+            } else {
+                Response::err(format!(
+                    "`{}` takes no argument (found '{}'); `help {}` says more",
+                    commands::spec(cmd).names[0],
+                    commands::echo(arg, 24),
+                    commands::spec(cmd).names[0]
+                ))
+            }
+        };
+        match cmd {
+            Cmd::Place if arg.is_empty() => Response::err(
+                "expected a placement after `place`, e.g. `place L E180 110` (`help place` explains)",
+            ),
+            Cmd::Place => self.place(arg),
+            Cmd::Show => no_arg(Response::ok(self.board())),
+            Cmd::Moves => self.moves(arg),
+            Cmd::History => no_arg(Response::ok(self.history())),
+            Cmd::Go => {
+                if !arg.is_empty() {
+                    return no_arg(Response::default());
+                }
+                self.go()
+            }
+            Cmd::Engine => {
+                if !arg.is_empty() {
+                    return no_arg(Response::default());
+                }
+                self.engine_move()
+            }
+            Cmd::Auto => {
+                if !arg.is_empty() {
+                    return no_arg(Response::default());
+                }
+                self.auto()
+            }
+            Cmd::Undo => self.undo(arg),
+            Cmd::Redo => self.redo(arg),
+            Cmd::New => {
+                if !arg.is_empty() {
+                    return no_arg(Response::default());
+                }
+                self.new_game()
+            }
+            Cmd::Load => self.load(arg),
+            Cmd::Save => self.save(arg),
+            Cmd::Pos => self.pos(arg),
+            Cmd::Set => self.set(arg),
+            Cmd::Result => no_arg(Response::ok(self.result())),
+            Cmd::Help if arg.is_empty() => Response::ok(commands::help_list()),
+            Cmd::Help => match commands::help_for(arg) {
+                Ok(t) => Response::ok(t),
+                Err(e) => Response::err(e),
+            },
+            Cmd::Quit => self.quit(),
+        }
+    }
+
+    // ----- placements -------------------------------------------------
+
+    /// One line for a placement just made.
+    fn move_line(&self, p: Placement, by_engine: Option<&Thought>) -> String {
+        let ply = self.pos.plies();
+        let player = Player::from_index((ply - 1) % 2);
+        let mut s = format!("{ply}. {} plays {p}", self.player(player));
+        if let Some(t) = by_engine {
+            let r = &t.report;
+            s.push_str(&format!(
+                "   (engine: {} for {}, {} iterations in {:.1} s)",
+                describe_value(r.winrate, r.proven),
+                who(player),
+                group(r.iterations),
+                r.seconds
+            ));
+        }
+        s.push('\n');
+        if let s2 @ (Status::Won { .. } | Status::Draw) = self.pos.status() {
+            s.push_str(&format!("Game over: {}.\n", result_line(&self.pos, s2)));
+        }
+        s
+    }
+
+    /// Plays `p` for the side to move and keeps the redo list consistent.
+    fn play(&mut self, p: Placement) {
+        self.pos.play(p);
+        if self.redo.last() == Some(&p) {
+            self.redo.pop();
+        } else {
+            self.redo.clear();
+        }
+    }
+
+    fn place(&mut self, text: &str) -> Response {
+        let p = match parse_move(text) {
+            Ok(p) => p,
+            Err(e) => {
+                let shown: String = text.chars().take(40).collect();
+                return Response::err(format!("{shown}: {e} (`help place` explains the notation)"));
+            }
+        };
+        if let Err(e) = self.pos.check(p) {
+            let hint = match e {
+                cabra::game::PlacementError::GameOver(_) => {
+                    " — `undo` takes back the last placement, `new` starts a new game".to_string()
+                }
+                cabra::game::PlacementError::NoPieceLeft { player, .. } => {
+                    let left: Vec<String> = Piece::ALL
+                        .iter()
+                        .filter(|&&k| self.pos.pieces_left(player, k) > 0)
+                        .map(|&k| format!("{k} {}", self.pos.pieces_left(player, k)))
+                        .collect();
+                    format!(" (left: {})", left.join(", "))
+                }
+                _ => " (`moves` lists the legal placements)".to_string(),
+            };
+            return Response::err(format!("{p}: {e}{hint}"));
+        }
+        self.play(p);
+        let mut out = self.move_line(p, None);
+        self.engine_turns(&mut out);
+        out.push_str(&self.board());
+        out.push_str(&self.turn_hint());
+        Response::ok(out)
+    }
+
+    // ----- the engine -------------------------------------------------
+
+    fn result(&self) -> String {
+        let [a, b] = Player::BOTH.map(|p| self.pos.perimeter_count(p));
+        match self.pos.status() {
+            Status::Ongoing => format!(
+                "In progress after {}: {} to move; perimeter pieces {a} (player 1) to {b} (player 2).",
+                placements(self.pos.plies()),
+                who(self.pos.to_move())
+            ),
+            s => format!(
+                "{} after {} placements.",
+                result_line(&self.pos, s),
+                self.pos.plies()
+            ),
+        }
+    }
+
+    fn quit(&mut self) -> Response {
+        if self.interactive && self.unsaved() && !self.quit_armed {
+            self.quit_armed = true;
+            return Response::ok(format!(
+                "This game ({}) is not saved: `save FILE` keeps it; type `quit` again to leave anyway.",
+                placements(self.pos.plies())
+            ));
+        }
+        let mut r = Response::ok(if self.interactive {
+            self.exit_note()
+        } else {
+            String::new()
+        });
+        r.quit = true;
+        r
+    }
+
+    /// What to say when the input ends (Ctrl-D on a terminal).
+    pub fn end_of_input(&mut self) -> Response {
+        let mut r = Response::ok(if self.interactive {
+            self.exit_note()
+        } else {
+            String::new()
+        });
+        r.quit = true;
+        r
+    }
+}

@@ -1,0 +1,131 @@
+//! Taking back and replaying placements: `undo`, `redo`, `new`.
+
+use super::*;
+
+impl Session {
+    /// Reads `N` or `all` (at most `max`), or `None` for no argument.
+    pub(super) fn count_arg(arg: &str, max: usize, what: &str) -> Result<Option<usize>, String> {
+        let a = arg.trim();
+        if a.is_empty() {
+            return Ok(None);
+        }
+        if a.eq_ignore_ascii_case("all") {
+            return Ok(Some(max));
+        }
+        match a.parse::<usize>() {
+            Ok(0) => Err(format!(
+                "`{what} 0` does nothing: give a number from 1 to {max}, or `all`"
+            )),
+            Ok(n) if n > max => Err(format!(
+                "cannot {what} {n}: there {} only {max} placement{} to {what}",
+                if max == 1 { "is" } else { "are" },
+                if max == 1 { "" } else { "s" }
+            )),
+            Ok(n) => Ok(Some(n)),
+            Err(_) => Err(format!(
+                "expected a number of placements or `all` after `{what}`, found '{}'",
+                a.chars().take(20).collect::<String>()
+            )),
+        }
+    }
+
+    pub(super) fn undo(&mut self, arg: &str) -> Response {
+        let max = self.pos.plies();
+        if max == 0 {
+            return Response::err("nothing to undo: no placement has been played");
+        }
+        let n = match Self::count_arg(arg, max, "undo") {
+            Ok(n) => n,
+            Err(e) => return Response::err(e),
+        };
+        let mut taken = Vec::new();
+        let mut take = |s: &mut Session| {
+            let p = s.pos.undo().expect("plies checked");
+            s.redo.push(p);
+            taken.push(p);
+        };
+        match n {
+            Some(n) => (0..n).for_each(|_| take(self)),
+            None => {
+                take(self);
+                while self.you.one_side()
+                    && self.pos.plies() > 0
+                    && self.you.engine_plays(self.pos.to_move())
+                {
+                    take(self);
+                }
+            }
+        }
+        let list: Vec<String> = taken.iter().map(|p| p.to_string()).collect();
+        let mut out = format!(
+            "Took back {} placement{}: {}\n",
+            taken.len(),
+            if taken.len() == 1 { "" } else { "s" },
+            list.join(", ")
+        );
+        out.push_str(&self.board());
+        out.push_str(&self.turn_hint());
+        Response::ok(out)
+    }
+
+    pub(super) fn redo(&mut self, arg: &str) -> Response {
+        let max = self.redo.len();
+        if max == 0 {
+            return Response::err(
+                "nothing to redo: `redo` replays placements taken back with `undo`",
+            );
+        }
+        let n = match Self::count_arg(arg, max, "redo") {
+            Ok(n) => n,
+            Err(e) => return Response::err(e),
+        };
+        let mut played = Vec::new();
+        let step = |s: &mut Session, played: &mut Vec<Placement>| {
+            let p = s.redo.pop().expect("redo list checked");
+            s.pos.play(p);
+            played.push(p);
+        };
+        match n {
+            Some(n) => (0..n).for_each(|_| step(self, &mut played)),
+            None => {
+                step(self, &mut played);
+                while self.you.one_side()
+                    && !self.redo.is_empty()
+                    && !self.pos.status().is_over()
+                    && self.you.engine_plays(self.pos.to_move())
+                {
+                    step(self, &mut played);
+                }
+            }
+        }
+        let list: Vec<String> = played.iter().map(|p| p.to_string()).collect();
+        let mut out = format!(
+            "Replayed {} placement{}: {}\n",
+            played.len(),
+            if played.len() == 1 { "" } else { "s" },
+            list.join(", ")
+        );
+        out.push_str(&self.board());
+        out.push_str(&self.turn_hint());
+        Response::ok(out)
+    }
+
+    /// Replaces the game, e.g. after `new`, `load` or `pos CODE`.
+    pub(super) fn replace(&mut self, pos: Position) {
+        self.pos = pos;
+        self.redo.clear();
+    }
+
+    pub(super) fn new_game(&mut self) -> Response {
+        let mut out = self.leaving_note();
+        out.push_str("New game.\n");
+        self.replace(Position::new());
+        self.saved.clear();
+        self.engine_turns(&mut out);
+        out.push_str(&self.board());
+        out.push_str(&self.turn_hint());
+        Response::ok(out)
+    }
+
+    // ----- files and codes ---------------------------------------------
+}

@@ -5,7 +5,7 @@ use rand::RngCore;
 use super::player::{Player, Status};
 use super::position::Position;
 use super::table::{PLACEMENT_COUNT, Placement};
-use crate::search::{Game, Outcome, Side};
+use crate::search::{Game, Outcome, Playout, Side};
 
 fn outcome(s: Status) -> Option<Outcome> {
     match s {
@@ -57,6 +57,19 @@ impl Game for Position {
     #[inline]
     fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
         outcome(Position::random_playout(self, rng)).expect("a playout ends the game")
+    }
+
+    #[inline]
+    fn policy_playout<R: RngCore>(
+        &mut self,
+        rng: &mut R,
+        policy: Playout,
+        record: &mut dyn FnMut(usize),
+    ) -> Outcome {
+        let s = Position::policy_playout(self, rng, policy.win, u32::from(policy.block), |p| {
+            record(p.index())
+        });
+        outcome(s).expect("a playout ends the game")
     }
 
     fn winning_move(&self) -> Option<Placement> {

@@ -15,7 +15,7 @@
 use std::sync::Mutex;
 use std::time::Instant;
 
-use super::game::Game;
+use super::game::{Game, Playout};
 use super::limits::{Limits, Stopper, share};
 use super::order::{child_salt, mix};
 use super::policy::Uct;
@@ -43,6 +43,14 @@ pub struct SearchConfig {
     /// Prove wins and losses in the tree (MCTS-Solver). Off only for tests
     /// of the plain statistics.
     pub solver: bool,
+    /// Before a node's first expansion, look for a move that wins at once
+    /// ([`Game::winning_move`]) and settle the node with it. Needs `solver`.
+    pub win_check: bool,
+    /// RAVE (all-moves-as-first) weight `k`: a child's value is blended
+    /// with its AMAF value by `beta = k / (k + visits)`; 0 turns RAVE off.
+    pub rave: f32,
+    /// How playouts choose moves (uniformly random by default).
+    pub playout: Playout,
     /// How many root moves the report lists.
     pub top_moves: usize,
 }
@@ -55,6 +63,9 @@ impl Default for SearchConfig {
             seed: 0,
             node_cap: DEFAULT_NODE_CAP,
             solver: true,
+            win_check: true,
+            rave: 0.0,
+            playout: Playout::default(),
             top_moves: 10,
         }
     }
@@ -75,15 +86,7 @@ impl<G: Game> Searcher<G> {
         let threads = config.threads.max(1);
         let cap = (config.node_cap / threads).max(1);
         let workers = (0..threads)
-            .map(|i| {
-                Worker::new(
-                    &root,
-                    config.uct,
-                    config.solver,
-                    tree_seed(config.seed, i),
-                    cap,
-                )
-            })
+            .map(|i| Worker::new(&root, &config, tree_seed(config.seed, i), cap))
             .collect();
         let pool = (threads > 1).then(|| {
             rayon::ThreadPoolBuilder::new()

@@ -32,6 +32,24 @@ impl Outcome {
     }
 }
 
+/// How playouts choose moves (see [`Game::policy_playout`]); the default
+/// is uniformly random.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Playout {
+    /// Take an immediate win when there is one.
+    pub win: bool,
+    /// Redraw a move that lets the opponent win at once, up to this many
+    /// draws in all (0: off).
+    pub block: u8,
+}
+
+impl Playout {
+    /// Whether this is the plain uniform playout.
+    pub fn is_uniform(&self) -> bool {
+        !self.win && self.block == 0
+    }
+}
+
 /// A game the search can play.
 ///
 /// `play` must leave `outcome` up to date, so that the search can tell a
@@ -71,6 +89,30 @@ pub trait Game: Clone + Send + Sync {
     /// Plays uniformly random legal moves until the game ends and returns
     /// the outcome. Must not allocate.
     fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome;
+
+    /// A playout by a (possibly) smarter policy, calling `record` with the
+    /// id of every move played (for all-moves-as-first statistics).
+    /// `policy.win`: take an immediate win; `policy.block`: redraw moves
+    /// that allow the opponent an immediate win, up to that many draws.
+    /// The default plays uniformly random moves (and allocates).
+    fn policy_playout<R: RngCore>(
+        &mut self,
+        rng: &mut R,
+        policy: Playout,
+        record: &mut dyn FnMut(usize),
+    ) -> Outcome {
+        let _ = policy;
+        let mut buf = Vec::new();
+        loop {
+            if let Some(o) = self.outcome() {
+                return o;
+            }
+            self.legal_moves(&mut buf);
+            let k = (rng.next_u64() % buf.len() as u64) as usize;
+            record(Self::move_id(buf[k]));
+            self.play(buf[k]);
+        }
+    }
 
     /// A move that wins at once for the side to move, if there is one.
     /// The default says "don't know"; games with a cheap test override it.

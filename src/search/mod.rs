@@ -46,7 +46,7 @@ mod tree;
 mod worker;
 
 pub use driver::{DEFAULT_NODE_CAP, SearchConfig, Searcher};
-pub use game::{Game, Outcome, Side};
+pub use game::{Game, Outcome, Playout, Side};
 pub use limits::Limits;
 pub use policy::Uct;
 pub use report::{MoveStats, Proven, Report};

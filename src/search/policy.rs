@@ -86,6 +86,47 @@ impl Tables {
         child.wins2 as f32 * half_inv + scale * inv_sqrt
     }
 
+    /// The key of a child blended with its all-moves-as-first statistics
+    /// `amaf = [visits, doubled rewards]`: the value is
+    /// `(1 - beta) * mean + beta * amaf_mean` with `beta = rave / (rave + n)`
+    /// (Castro's schedule), plus the usual exploration term.
+    #[inline]
+    pub fn key_amaf(&self, child: &Node, amaf: [u32; 2], rave: f32, scale: f32) -> f32 {
+        let n = child.visits as usize;
+        if n == 0 || child.proof != Proof::Unknown || amaf[0] == 0 {
+            return self.key(child, scale);
+        }
+        let (half_inv, inv_sqrt) = if n < TABLE {
+            (self.half_inv[n], self.inv_sqrt[n])
+        } else {
+            let n = n as f32;
+            (0.5 / n, 1.0 / n.sqrt())
+        };
+        let q = child.wins2 as f32 * half_inv;
+        let qa = amaf[1] as f32 * 0.5 / amaf[0] as f32;
+        let beta = rave / (rave + n as f32);
+        q + beta * (qa - q) + scale * inv_sqrt
+    }
+
+    /// [`Tables::scan`] with all-moves-as-first keys.
+    #[inline]
+    pub fn scan_amaf(
+        &self,
+        children: &[Node],
+        amaf: &[[u32; 2]],
+        rave: f32,
+        scale: f32,
+    ) -> (usize, f32) {
+        let mut best = (0, f32::NEG_INFINITY);
+        for (slot, (child, &a)) in children.iter().zip(amaf).enumerate() {
+            let k = self.key_amaf(child, a, rave, scale);
+            if k > best.1 {
+                best = (slot, k);
+            }
+        }
+        best
+    }
+
     /// The best child by a plain scan: its slot and key (lowest slot among
     /// equals; key minus infinity if none is selectable).
     #[inline]

@@ -7,7 +7,8 @@ use std::sync::atomic::Ordering;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::game::{Game, Outcome, Side};
+use super::driver::SearchConfig;
+use super::game::{Game, Outcome, Playout, Side};
 use super::limits::{CHECK_INTERVAL, Stopper};
 use super::maxtree::MaxTrees;
 use super::order::{MoveOrder, child_salt, mix};
@@ -45,6 +46,14 @@ pub(crate) struct Worker<G: Game> {
     tables: Tables,
     uct: Uct,
     solver: bool,
+    win_check: bool,
+    /// RAVE constant (0: off).
+    rave: f32,
+    playout: Playout,
+    /// Move ids of the current playout (when they are needed for RAVE).
+    played: Vec<u16>,
+    /// Per side, the moves made below the node being backed up (bitsets).
+    seen: [Vec<u64>; 2],
     order: MoveOrder,
     rng: Xoshiro256PlusPlus,
     /// Salt of the root's move order; children's salts are derived from it.
@@ -59,13 +68,20 @@ pub(crate) struct Worker<G: Game> {
 
 impl<G: Game> Worker<G> {
     /// An empty tree for `root`.
-    pub fn new(root: &G, uct: Uct, solver: bool, seed: u64, node_cap: usize) -> Self {
+    pub fn new(root: &G, config: &SearchConfig, seed: u64, node_cap: usize) -> Self {
+        let uct: Uct = config.uct;
+        let words = G::MOVE_SPACE.div_ceil(64);
         let mut w = Worker {
             tree: Tree::new(0),
             accel: MaxTrees::default(),
             tables: Tables::new(uct.c),
             uct,
-            solver,
+            solver: config.solver,
+            win_check: config.solver && config.win_check,
+            rave: config.rave.max(0.0),
+            playout: config.playout,
+            played: Vec::with_capacity(128),
+            seen: [vec![0; words], vec![0; words]],
             order: MoveOrder::new(G::MOVE_SPACE),
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             root_salt: mix(seed ^ 0x5EED),
@@ -80,7 +96,7 @@ impl<G: Game> Worker<G> {
 
     /// Drops the tree and starts over at `root` with the given move-order salt.
     pub fn reset(&mut self, root: &G, salt: u64) {
-        self.install(Tree::new(0), root, salt);
+        self.install(Tree::with_amaf(0, self.rave > 0.0), root, salt);
     }
 
     /// Makes `tree` (already rooted at `root`) the current tree.
@@ -124,6 +140,7 @@ impl<G: Game> Worker<G> {
     /// One iteration: descend, expand at most one node, play out, back up.
     pub fn iterate(&mut self, root: &G) {
         let mut game = root.clone();
+        self.played.clear();
         self.path.clear();
         self.movers.clear();
         self.path.push(ROOT);
@@ -155,7 +172,7 @@ impl<G: Game> Worker<G> {
             if key == f32::NEG_INFINITY {
                 // No child to descend into and no room to grow: a leaf at
                 // the node cap. Play out from here.
-                break game.random_playout(&mut self.rng);
+                break self.playout(&mut game);
             }
             let child = n.first + slot as u32;
             let mv = usize::from(self.tree.node(child).mv);
@@ -174,6 +191,18 @@ impl<G: Game> Worker<G> {
     fn best_child(&mut self, node: u32, n: &Node) -> (usize, f32) {
         if n.accel == NONE {
             let scale = self.tables.scale(n.visits);
+            if self.rave > 0.0 {
+                let (a, b) = (n.first as usize, n.first as usize + n.len as usize);
+                if n.len == 0 {
+                    return (0, f32::NEG_INFINITY);
+                }
+                return self.tables.scan_amaf(
+                    &self.tree.nodes[a..b],
+                    &self.tree.amaf[a..b],
+                    self.rave,
+                    scale,
+                );
+            }
             return self.tables.scan(self.tree.children(node), scale);
         }
         if self.accel.stale(n.accel, n.visits) {
@@ -188,17 +217,110 @@ impl<G: Game> Worker<G> {
         let scale = self.tables.scale(n.visits);
         let children = self.tree.children(node);
         let tables = &self.tables;
+        if self.rave > 0.0 {
+            let amaf = &self.tree.amaf[n.first as usize..];
+            let rave = self.rave;
+            self.accel
+                .rebuild(n.accel, scale, n.visits, children.len(), |s| {
+                    tables.key_amaf(&children[s], amaf[s], rave, scale)
+                });
+            return;
+        }
         self.accel
             .rebuild(n.accel, scale, n.visits, children.len(), |s| {
                 tables.key(&children[s], scale)
             });
     }
 
+    /// The selection key of node `i` under a parent with the given scale.
+    #[inline]
+    fn key_of(&self, i: u32, scale: f32) -> f32 {
+        if self.rave > 0.0 {
+            self.tables.key_amaf(
+                self.tree.node(i),
+                self.tree.amaf[i as usize],
+                self.rave,
+                scale,
+            )
+        } else {
+            self.tables.key(self.tree.node(i), scale)
+        }
+    }
+
+    /// Plays `game` out by the configured policy, recording the moves when
+    /// RAVE needs them.
+    #[inline]
+    fn playout(&mut self, game: &mut G) -> Outcome {
+        if self.rave == 0.0 && self.playout.is_uniform() {
+            return game.random_playout(&mut self.rng);
+        }
+        let played = &mut self.played;
+        let record = self.rave > 0.0;
+        game.policy_playout(&mut self.rng, self.playout, &mut |id| {
+            if record {
+                played.push(id as u16);
+            }
+        })
+    }
+
+    /// All-moves-as-first updates: every child of a path node whose move
+    /// its side made later in the iteration (in the tree or the playout)
+    /// gets the result, as if it had been played first.
+    fn backup_amaf(&mut self, outcome: Outcome, leaf_side: Side) {
+        let set = |bits: &mut [u64], id: usize| bits[id / 64] |= 1 << (id % 64);
+        // Playout moves alternate from the side to move at the leaf.
+        let mut side = leaf_side;
+        for k in 0..self.played.len() {
+            let id = usize::from(self.played[k]);
+            set(&mut self.seen[usize::from(side)], id);
+            side = 1 - side;
+        }
+        for j in (0..self.path.len()).rev() {
+            let i = self.path[j];
+            let chooser = 1 - self.movers[j];
+            let reward = match outcome {
+                Outcome::Win(w) if w == chooser => 2,
+                Outcome::Win(_) => 0,
+                Outcome::Draw => 1,
+            };
+            let n = *self.tree.node(i);
+            if n.len > 0 {
+                let scale = if n.accel != NONE {
+                    self.accel.scale(n.accel)
+                } else {
+                    0.0
+                };
+                let bits = &self.seen[usize::from(chooser)];
+                for s in 0..u32::from(n.len) {
+                    let c = n.first + s;
+                    let id = usize::from(self.tree.nodes[c as usize].mv);
+                    if bits[id / 64] >> (id % 64) & 1 == 0 {
+                        continue;
+                    }
+                    let a = &mut self.tree.amaf[c as usize];
+                    a[0] += 1;
+                    a[1] += reward;
+                    if n.accel != NONE {
+                        let key = self.key_of(c, scale);
+                        self.accel.set(n.accel, s as usize, key);
+                    }
+                }
+            }
+            if j > 0 {
+                let id = usize::from(n.mv);
+                set(&mut self.seen[usize::from(self.movers[j])], id);
+            }
+        }
+        for b in &mut self.seen {
+            b.fill(0);
+        }
+    }
+
     /// Tries to add one child to `node` (the last node of the path) and
     /// play it out.
     fn expand(&mut self, node: u32, salt: u64, game: &mut G, side: Side) -> Expansion {
         let n = *self.tree.node(node);
-        if self.solver && n.len == 0 {
+        if self.win_check && n.len == 0 {
             // First expansion: an immediate win settles the node at once.
             if let Some(m) = game.winning_move() {
                 let child = self.add_child(node, G::move_id(m));
@@ -236,7 +358,7 @@ impl<G: Game> Worker<G> {
                 }
                 Expansion::Done(o)
             }
-            None => Expansion::Done(game.random_playout(&mut self.rng)),
+            None => Expansion::Done(self.playout(game)),
         }
     }
 
@@ -270,6 +392,10 @@ impl<G: Game> Worker<G> {
     /// Adds the playout's result to every node of the path, each from the
     /// point of view of the player who moved into it.
     fn backup(&mut self, outcome: Outcome) {
+        if self.rave > 0.0 {
+            let leaf = self.movers[self.movers.len() - 1];
+            self.backup_amaf(outcome, 1 - leaf);
+        }
         for j in (0..self.path.len()).rev() {
             let i = self.path[j];
             let mover = self.movers[j];
@@ -284,7 +410,7 @@ impl<G: Game> Worker<G> {
                 let parent = *self.tree.node(self.path[j - 1]);
                 if parent.accel != NONE {
                     let scale = self.accel.scale(parent.accel);
-                    let key = self.tables.key(self.tree.node(i), scale);
+                    let key = self.key_of(i, scale);
                     self.accel
                         .set(parent.accel, (i - parent.first) as usize, key);
                 }

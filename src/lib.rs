@@ -2,7 +2,10 @@
 //!
 //! - [`game`]: the rules: bitboards, pieces, the placement table, positions,
 //!   notation and `.caminos` files.
+//! - [`engine`]: engine configurations, games between engines, Elo,
+//!   tactical tests.
 //! - [`search`]: Monte Carlo Tree Search, generic over a small [`search::Game`] trait.
 
+pub mod engine;
 pub mod game;
 pub mod search;

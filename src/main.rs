@@ -31,6 +31,12 @@ enum Command {
     Play(cli::play::PlayArgs),
     /// Analyse a game: the engine's view of every placement, marking mistakes.
     Analyze(cli::analyze::AnalyzeArgs),
+    /// Play games between two engine configurations and report the score and Elo (see docs/STRENGTH.md).
+    Match(cli::match_cmd::MatchArgs),
+    /// Write engine-vs-engine games for study.
+    Selfplay(cli::match_cmd::SelfplayArgs),
+    /// Count the tactical test positions (win in one, must-block, win in two) an engine solves.
+    Tactics(cli::tactics_cmd::TacticsArgs),
 }
 
 fn main() -> ExitCode {
@@ -43,6 +49,9 @@ fn main() -> ExitCode {
         Command::Search(a) => cli::search_cmd::run(a),
         Command::Play(a) => cli::play::run(a),
         Command::Analyze(a) => cli::analyze::run(a),
+        Command::Match(a) => cli::match_cmd::run(a),
+        Command::Selfplay(a) => cli::match_cmd::run_selfplay(a),
+        Command::Tactics(a) => cli::tactics_cmd::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

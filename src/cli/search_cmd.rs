@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
+use cabra::engine::EngineConfig;
 use cabra::game::record::read_game;
 use cabra::game::{Player, Position};
 use cabra::search::{Limits, SearchConfig, Searcher, Uct};
@@ -39,6 +40,10 @@ pub struct SearchArgs {
     /// UCT exploration constant.
     #[arg(long, default_value_t = Uct::default().c)]
     pub c: f32,
+    /// An engine configuration (see docs/STRENGTH.md), e.g. `baseline` or
+    /// `rave=300`; replaces --c.
+    #[arg(long)]
+    pub engine: Option<String>,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -55,14 +60,22 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
         Some(n) => n,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
-    let config = SearchConfig {
-        uct: Uct {
-            c: args.c,
-            ..Uct::default()
+    let config = match &args.engine {
+        Some(text) => SearchConfig {
+            threads,
+            ..EngineConfig::parse(text)
+                .context("--engine")?
+                .search_config(args.seed)
         },
-        threads,
-        seed: args.seed,
-        ..SearchConfig::default()
+        None => SearchConfig {
+            uct: Uct {
+                c: args.c,
+                ..Uct::default()
+            },
+            threads,
+            seed: args.seed,
+            ..SearchConfig::default()
+        },
     };
     let mut limits = Limits {
         iterations: args.iterations,

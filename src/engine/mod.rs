@@ -1,0 +1,454 @@
+//! Engine configurations and games between them, for `cabra match`,
+//! `cabra selfplay` and `cabra tactics` (and later the REPL and analyze).
+//!
+//! An [`EngineConfig`] is written as a comma-separated list of named
+//! configurations and `key=value` pairs, applied left to right:
+//! `"baseline"`, `"default,c=0.5"`, `"time=200ms,reuse=off"`. See
+//! [`EngineConfig::KEYS`] for the keys and `docs/STRENGTH.md` for more.
+
+pub mod elo;
+pub mod tactics;
+
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::game::{Placement, Position, Status, below};
+use crate::search::{Limits, Playout, Report, SearchConfig, Searcher, Uct};
+
+/// The RAVE weight `rave=on` stands for.
+pub const DEFAULT_RAVE: f32 = 300.0;
+
+/// The redraw count `pblock=on` stands for.
+pub const DEFAULT_PBLOCK: u8 = 4;
+
+/// One engine: how it searches and how long it thinks per move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineConfig {
+    /// The text it was parsed from (for reports).
+    pub name: String,
+    /// UCT exploration constant.
+    pub c: f32,
+    /// First-play urgency (`inf`: every move once before any second visit).
+    pub fpu: f32,
+    /// MCTS-Solver.
+    pub solver: bool,
+    /// Win-in-one check before a node's first expansion (needs the solver).
+    pub win_check: bool,
+    /// Keep the tree between moves.
+    pub reuse: bool,
+    /// RAVE weight (0: off).
+    pub rave: f32,
+    /// Playouts take an immediate win.
+    pub pwin: bool,
+    /// Playouts redraw moves that allow an immediate win, up to this many draws (0: off).
+    pub pblock: u8,
+    /// Threads (independent trees); `None`: what the caller decides.
+    pub threads: Option<usize>,
+    /// Per-move limits; `None`: what the caller decides.
+    pub time: Option<Duration>,
+    pub iterations: Option<u64>,
+    pub nodes: Option<u64>,
+}
+
+impl Default for EngineConfig {
+    /// The engine as shipped.
+    fn default() -> Self {
+        let s = SearchConfig::default();
+        EngineConfig {
+            name: "default".into(),
+            c: s.uct.c,
+            fpu: s.uct.fpu,
+            solver: s.solver,
+            win_check: s.win_check,
+            reuse: true,
+            rave: s.rave,
+            pwin: s.playout.win,
+            pblock: s.playout.block,
+            threads: None,
+            time: None,
+            iterations: None,
+            nodes: None,
+        }
+    }
+}
+
+impl EngineConfig {
+    /// Keys accepted in a configuration string, with what they mean.
+    pub const KEYS: &'static [(&'static str, &'static str)] = &[
+        (
+            "c",
+            "UCT exploration constant (default 0.7; baseline 1.414)",
+        ),
+        (
+            "fpu",
+            "first-play urgency, 0..1 or inf (default 1; baseline inf)",
+        ),
+        ("solver", "on|off: MCTS-Solver proofs (default on)"),
+        (
+            "wincheck",
+            "on|off: look for a win in one before expanding a node (default on)",
+        ),
+        ("reuse", "on|off: keep the tree between moves (default on)"),
+        (
+            "threads",
+            "independent trees (default: the match's --threads)",
+        ),
+        ("time", "time per move, e.g. 200ms (default: the match's)"),
+        ("iterations", "iterations per move (default: the match's)"),
+        ("nodes", "tree size per move (default: the match's)"),
+    ];
+
+    /// The public Cabra program's algorithm: plain UCT with c = sqrt(2),
+    /// every move tried once before any second visit, uniform random
+    /// playouts, no solver, no win-in-one check, no tree reuse, the most
+    /// visited move.
+    pub fn baseline() -> Self {
+        EngineConfig {
+            name: "baseline".into(),
+            c: std::f32::consts::SQRT_2,
+            fpu: f32::INFINITY,
+            solver: false,
+            win_check: false,
+            reuse: false,
+            rave: 0.0,
+            pwin: false,
+            pblock: 0,
+            ..EngineConfig::default()
+        }
+    }
+
+    /// Parses `"name"`, `"key=value,..."` or a mix (applied left to
+    /// right, starting from the default engine).
+    pub fn parse(text: &str) -> anyhow::Result<Self> {
+        let mut cfg = EngineConfig::default();
+        for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let Some((key, value)) = item.split_once('=') else {
+                cfg = match item.to_ascii_lowercase().as_str() {
+                    "default" => EngineConfig::default(),
+                    "baseline" => EngineConfig::baseline(),
+                    other => bail!(
+                        "unknown configuration '{other}' (named ones: default, baseline; \
+                         or key=value with keys {})",
+                        Self::KEYS
+                            .iter()
+                            .map(|k| k.0)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                };
+                continue;
+            };
+            let (key, value) = (key.trim().to_ascii_lowercase(), value.trim());
+            let ctx = || format!("in '{item}'");
+            match key.as_str() {
+                "c" => cfg.c = value.parse().with_context(ctx)?,
+                "fpu" => cfg.fpu = parse_f32(value).with_context(ctx)?,
+                "solver" => cfg.solver = parse_bool(value).with_context(ctx)?,
+                "wincheck" | "win_check" => cfg.win_check = parse_bool(value).with_context(ctx)?,
+                "reuse" => cfg.reuse = parse_bool(value).with_context(ctx)?,
+                "rave" => {
+                    cfg.rave = match parse_bool(value) {
+                        Ok(false) => 0.0,
+                        Ok(true) => DEFAULT_RAVE,
+                        Err(_) => value.parse().with_context(ctx)?,
+                    }
+                }
+                "pwin" => cfg.pwin = parse_bool(value).with_context(ctx)?,
+                "pblock" => {
+                    cfg.pblock = match parse_bool(value) {
+                        Ok(false) => 0,
+                        Ok(true) => DEFAULT_PBLOCK,
+                        Err(_) => value.parse().with_context(ctx)?,
+                    }
+                }
+                "threads" => {
+                    let n: usize = value.parse().with_context(ctx)?;
+                    if n == 0 {
+                        bail!("threads must be at least 1 {}", ctx());
+                    }
+                    cfg.threads = Some(n);
+                }
+                "time" => {
+                    cfg.time = Some(
+                        crate::engine::parse_duration(value)
+                            .map_err(anyhow::Error::msg)
+                            .with_context(ctx)?,
+                    )
+                }
+                "iterations" => cfg.iterations = Some(value.parse().with_context(ctx)?),
+                "nodes" => cfg.nodes = Some(value.parse().with_context(ctx)?),
+                other => bail!(
+                    "unknown key '{other}' (keys: {})",
+                    Self::KEYS
+                        .iter()
+                        .map(|k| k.0)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            }
+        }
+        cfg.name = text.trim().to_string();
+        Ok(cfg)
+    }
+
+    /// Fills the limits and threads left open from `fallback`.
+    pub fn with_fallback(mut self, limits: &Limits, threads: usize) -> Self {
+        if self.time.is_none() && self.iterations.is_none() && self.nodes.is_none() {
+            self.time = limits.time;
+            self.iterations = limits.iterations;
+            self.nodes = limits.nodes;
+        }
+        self.threads.get_or_insert(threads);
+        self
+    }
+
+    /// The search configuration, with a seed.
+    pub fn search_config(&self, seed: u64) -> SearchConfig {
+        SearchConfig {
+            uct: Uct {
+                c: self.c,
+                fpu: self.fpu,
+            },
+            threads: self.threads.unwrap_or(1),
+            seed,
+            solver: self.solver,
+            win_check: self.win_check,
+            rave: self.rave,
+            playout: Playout {
+                win: self.pwin,
+                block: self.pblock,
+            },
+            ..SearchConfig::default()
+        }
+    }
+
+    /// The per-move limits (1 s when none is set).
+    pub fn limits(&self) -> Limits {
+        let mut l = Limits {
+            time: self.time,
+            iterations: self.iterations,
+            nodes: self.nodes,
+            stop: None,
+        };
+        if l.time.is_none() && l.iterations.is_none() && l.nodes.is_none() {
+            l.time = Some(Duration::from_secs(1));
+        }
+        l
+    }
+}
+
+fn parse_bool(v: &str) -> anyhow::Result<bool> {
+    match v.to_ascii_lowercase().as_str() {
+        "on" | "true" | "yes" | "1" => Ok(true),
+        "off" | "false" | "no" | "0" => Ok(false),
+        _ => bail!("'{v}' is not on or off"),
+    }
+}
+
+fn parse_f32(v: &str) -> anyhow::Result<f32> {
+    match v.to_ascii_lowercase().as_str() {
+        "inf" | "infinity" => Ok(f32::INFINITY),
+        _ => Ok(v.parse()?),
+    }
+}
+
+/// Parses a humane duration: a number with an optional unit `ms`, `s`,
+/// `m` or `us` (seconds when there is none), e.g. `250ms`, `2.5s`, `1m`.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let value: f64 = num
+        .parse()
+        .map_err(|_| format!("'{text}' is not a duration like 1s, 250ms or 2.5s"))?;
+    let seconds = match unit.trim() {
+        "" | "s" | "sec" | "secs" => value,
+        "ms" => value / 1e3,
+        "us" | "µs" => value / 1e6,
+        "m" | "min" => value * 60.0,
+        other => return Err(format!("unknown time unit '{other}' (use ms, s or m)")),
+    };
+    Duration::try_from_secs_f64(seconds).map_err(|e| format!("'{text}': {e}"))
+}
+
+/// A player that keeps (or drops) its tree between moves as configured.
+pub struct Engine {
+    pub config: EngineConfig,
+    seed: u64,
+    searcher: Option<Searcher<Position>>,
+}
+
+impl Engine {
+    pub fn new(config: EngineConfig, seed: u64) -> Self {
+        Engine {
+            config,
+            seed,
+            searcher: None,
+        }
+    }
+
+    /// Searches `pos` and returns the report (whose `best` is the move to play).
+    pub fn think(&mut self, pos: &Position) -> Report<Placement> {
+        let fresh = match &self.searcher {
+            Some(s) => !self.config.reuse || s.position().history() != pos.history(),
+            None => true,
+        };
+        if fresh {
+            self.seed = crate::search::order::mix(self.seed.wrapping_add(1));
+            self.searcher = Some(Searcher::new(*pos, self.config.search_config(self.seed)));
+        }
+        let s = self.searcher.as_mut().expect("searcher");
+        s.search(&self.config.limits())
+    }
+
+    /// Tells the engine that `mv` was played (by either side) in the
+    /// position it last searched, so it can keep the subtree.
+    pub fn played(&mut self, mv: Placement) {
+        if !self.config.reuse {
+            return;
+        }
+        if let Some(s) = &mut self.searcher {
+            if s.position().is_legal(mv) {
+                s.advance(mv);
+            } else {
+                self.searcher = None;
+            }
+        }
+    }
+}
+
+/// A finished game between two engines.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// The final position (its history is the whole game, opening included).
+    pub position: Position,
+    /// Placements of the opening (not chosen by the engines).
+    pub opening: usize,
+    /// Which engine played first: 0 = the first engine given, 1 = the second.
+    pub first: usize,
+    /// The score of the first engine given: 1, 0.5 or 0.
+    pub score: f64,
+}
+
+/// Plays one game: `engines[first]` moves first, from `opening`. The
+/// engines are fresh for each game (seeded from `seed`).
+pub fn play_game(
+    configs: [&EngineConfig; 2],
+    first: usize,
+    opening: &[Placement],
+    seed: u64,
+) -> GameRecord {
+    let mut engines = [
+        Engine::new(configs[0].clone(), seed ^ 0xA),
+        Engine::new(configs[1].clone(), seed ^ 0xB),
+    ];
+    let mut pos = Position::new();
+    for &mv in opening {
+        pos.play(mv);
+    }
+    while !pos.status().is_over() {
+        // The engine that moves first after the opening plays the colour
+        // to move at the end of the opening.
+        let idx = if pos.plies() % 2 == opening.len() % 2 {
+            first
+        } else {
+            1 - first
+        };
+        let report = engines[idx].think(&pos);
+        let mv = report.best.expect("an unfinished game has a legal move");
+        pos.play(mv);
+        for e in &mut engines {
+            e.played(mv);
+        }
+    }
+    // The engine that moved first after the opening holds the colour of
+    // the side to move at the end of the opening.
+    let first_colour = opening.len() % 2; // 0: player one
+    let a_colour = if first == 0 {
+        first_colour
+    } else {
+        1 - first_colour
+    };
+    let score = match pos.status() {
+        Status::Won { winner, .. } => {
+            if winner.index() == a_colour {
+                1.0
+            } else {
+                0.0
+            }
+        }
+        _ => 0.5,
+    };
+    GameRecord {
+        position: pos,
+        opening: opening.len(),
+        first,
+        score,
+    }
+}
+
+/// A random opening of `min..=max` uniformly random placements, from a seed.
+pub fn random_opening(seed: u64, min: usize, max: usize) -> Vec<Placement> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let len = min + below(&mut rng, (max - min + 1) as u32) as usize;
+    let mut pos = Position::new();
+    let mut moves = Vec::new();
+    while moves.len() < len && !pos.status().is_over() {
+        let Some(mv) = pos.random_move(&mut rng) else {
+            break;
+        };
+        pos.play(mv);
+        if pos.status().is_over() {
+            pos.undo();
+            break;
+        }
+        moves.push(mv);
+    }
+    moves
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_names_and_keys() {
+        let b = EngineConfig::parse("baseline").unwrap();
+        assert!(!b.solver && !b.reuse && b.fpu.is_infinite());
+        let d = EngineConfig::parse("default").unwrap();
+        assert_eq!(
+            EngineConfig {
+                name: "default".into(),
+                ..EngineConfig::default()
+            },
+            d
+        );
+        let x = EngineConfig::parse("baseline, c=0.5, time=200ms, reuse=on").unwrap();
+        assert_eq!(x.c, 0.5);
+        assert!(x.reuse && !x.solver);
+        assert_eq!(x.time, Some(Duration::from_millis(200)));
+        assert!(EngineConfig::parse("fast").is_err());
+        assert!(EngineConfig::parse("c=abc").is_err());
+        assert!(EngineConfig::parse("bogus=1").is_err());
+        assert!(EngineConfig::parse("threads=0").is_err());
+    }
+
+    #[test]
+    fn a_game_between_tiny_engines_finishes_with_fair_colours() {
+        let a = EngineConfig::parse("iterations=50").unwrap();
+        let b = EngineConfig::parse("baseline,iterations=50").unwrap();
+        let opening = random_opening(3, 2, 4);
+        assert!((2..=4).contains(&opening.len()));
+        for first in 0..2 {
+            let g = play_game([&a, &b], first, &opening, 9);
+            assert!(g.position.status().is_over());
+            assert_eq!(&g.position.history()[..opening.len()], &opening[..]);
+            assert!([0.0, 0.5, 1.0].contains(&g.score));
+        }
+    }
+}

@@ -1,0 +1,114 @@
+//! Tactical test positions: win in one, must-block, win in two.
+//!
+//! A test is a `.caminos` file whose comment lines include
+//! `# tactic: KIND` with KIND one of `win1`, `block`, `win2`. The answer is
+//! checked by the rules, not against a stored move, so every correct move
+//! counts:
+//!
+//! - `win1`: the move wins at once;
+//! - `block`: after the move the opponent has no immediate win (or the
+//!   mover has won);
+//! - `win2`: after the move, whatever the opponent replies, the mover wins
+//!   at once (or the game is already won for the mover).
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::game::{Placement, Player, Position, Status};
+
+/// What a tactical position asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Win1,
+    Block,
+    Win2,
+}
+
+impl FromStr for Kind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "win1" => Ok(Kind::Win1),
+            "block" => Ok(Kind::Block),
+            "win2" => Ok(Kind::Win2),
+            o => Err(format!("unknown tactic kind '{o}' (win1, block, win2)")),
+        }
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Kind::Win1 => "win1",
+            Kind::Block => "block",
+            Kind::Win2 => "win2",
+        })
+    }
+}
+
+/// The kind named by a `# tactic: KIND` comment in a game file's text.
+pub fn kind_in(text: &str) -> Option<Result<Kind, String>> {
+    text.lines().find_map(|l| {
+        let c = l.split_once('#')?.1.trim();
+        let rest = c.strip_prefix("tactic:")?;
+        Some(rest.split_whitespace().next().unwrap_or("").parse())
+    })
+}
+
+fn won_by(pos: &Position, p: Player) -> bool {
+    matches!(pos.status(), Status::Won { winner, .. } if winner == p)
+}
+
+/// Whether `mv` answers the position.
+pub fn solves(pos: &Position, kind: Kind, mv: Placement) -> bool {
+    if !pos.is_legal(mv) {
+        return false;
+    }
+    let me = pos.to_move();
+    let mut after = *pos;
+    after.play(mv);
+    if won_by(&after, me) {
+        return true;
+    }
+    match kind {
+        Kind::Win1 => false,
+        Kind::Block => !after.status().is_over() && after.winning_move().is_none(),
+        Kind::Win2 => {
+            if after.status().is_over() || after.winning_move().is_some() {
+                return false;
+            }
+            let mut ok = true;
+            after.for_each_legal(|r| {
+                if !ok {
+                    return;
+                }
+                let mut next = after;
+                next.play(r);
+                ok = if next.status().is_over() {
+                    won_by(&next, me)
+                } else {
+                    next.winning_move().is_some()
+                };
+            });
+            ok
+        }
+    }
+}
+
+/// The moves that answer the position (all legal moves checked).
+pub fn solutions(pos: &Position, kind: Kind) -> Vec<Placement> {
+    let mut out = Vec::new();
+    pos.for_each_legal(|m| {
+        if solves(pos, kind, m) {
+            out.push(m);
+        }
+    });
+    out
+}
+
+/// Number of legal moves.
+pub fn legal_count(pos: &Position) -> usize {
+    let mut n = 0;
+    pos.for_each_legal(|_| n += 1);
+    n
+}

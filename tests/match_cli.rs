@@ -1,0 +1,168 @@
+//! `cabra match`, `cabra selfplay` and `cabra tactics` end to end, with
+//! tiny budgets.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+fn cabra(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_cabra"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("running cabra")
+}
+
+fn ok_json(args: &[&str]) -> Value {
+    let out = cabra(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+#[test]
+fn match_json_summary_and_game_files() {
+    let dir = std::env::temp_dir().join(format!("cabra-match-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let r = ok_json(&[
+        "match",
+        "--a",
+        "default",
+        "--b",
+        "baseline",
+        "--games",
+        "4",
+        "--iterations",
+        "300",
+        "--threads",
+        "1",
+        "--json",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(r["games"], 4);
+    let (w, d, l) = (
+        r["wins"].as_u64().unwrap(),
+        r["draws"].as_u64().unwrap(),
+        r["losses"].as_u64().unwrap(),
+    );
+    assert_eq!(w + d + l, 4);
+    let score = r["score"].as_f64().unwrap();
+    assert!((score - (w as f64 + 0.5 * d as f64) / 4.0).abs() < 1e-9);
+    for key in ["elo", "elo_ci95", "elo_low", "elo_high"] {
+        assert!(r[key].as_f64().unwrap().is_finite(), "{key}");
+    }
+    // Every game is a valid record that `cabra check` accepts, and each
+    // opening is played once with each colour.
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 4);
+    let moves = |p: &std::path::Path| -> Vec<String> {
+        std::fs::read_to_string(p)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(String::from)
+            .collect()
+    };
+    for f in &files {
+        let out = cabra(&["check", f.to_str().unwrap()]);
+        assert!(out.status.success(), "{}", f.display());
+    }
+    let (g1, g2) = (moves(&files[0]), moves(&files[1]));
+    let header = std::fs::read_to_string(&files[0]).unwrap();
+    let n = header
+        .lines()
+        .find_map(|l| l.strip_prefix("# opening: "))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|n| n.parse::<usize>().ok())
+        .unwrap();
+    assert!((2..=4).contains(&n));
+    assert_eq!(g1[..n], g2[..n]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn match_text_output_and_bad_configurations() {
+    let out = cabra(&[
+        "match",
+        "--a",
+        "iterations=100",
+        "--b",
+        "baseline,iterations=100",
+        "--games",
+        "2",
+        "--quiet",
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("score") && text.contains("Elo"), "{text}");
+    for bad in ["nonsense", "c=x", "colour=red"] {
+        let out = cabra(&["match", "--a", bad, "--games", "2", "--iterations", "10"]);
+        assert!(!out.status.success(), "{bad}");
+    }
+}
+
+#[test]
+fn selfplay_writes_games() {
+    let dir = std::env::temp_dir().join(format!("cabra-selfplay-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = cabra(&[
+        "selfplay",
+        "--games",
+        "2",
+        "--iterations",
+        "200",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_tactical_suite_with_a_small_budget() {
+    // A small budget for CI: wins in one and must-blocks are all found; a
+    // win in two needs its proof over every reply, which a small budget may
+    // not reach (the default budget of 100k iterations solves them all;
+    // docs/STRENGTH.md).
+    let r = ok_json(&[
+        "tactics",
+        "tests/data/tactics",
+        "--iterations",
+        "20000",
+        "--json",
+    ]);
+    let total = r["total"].as_u64().unwrap();
+    assert!(total >= 18, "{total} positions");
+    for p in r["positions"].as_array().unwrap() {
+        if p["kind"] != "win2" {
+            assert_eq!(p["solved"], true, "{p}");
+        }
+    }
+    assert!(r["solved"].as_u64().unwrap() >= 15, "{r}");
+}
+
+#[test]
+fn tactics_checks_answers_by_the_rules() {
+    // The baseline has no win check or solver but with a tiny budget still
+    // answers; whatever it says, the command reports a count.
+    let r = ok_json(&[
+        "tactics",
+        "tests/data/tactics/win1-1.caminos",
+        "--engine",
+        "baseline",
+        "--iterations",
+        "10",
+        "--json",
+    ]);
+    assert_eq!(r["total"], 1);
+}

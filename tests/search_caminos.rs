@@ -88,7 +88,7 @@ fn search(pos: Position, threads: usize, iterations: u64) -> cabra::search::Repo
     let config = SearchConfig {
         threads,
         seed: 11,
-        top_moves: 1_000,
+        top_moves: 2_000, // every legal root move (at most 1,345)
         ..SearchConfig::default()
     };
     Searcher::new(pos, config)

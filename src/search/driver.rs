@@ -46,6 +46,10 @@ pub struct SearchConfig {
     /// Before a node's first expansion, look for a move that wins at once
     /// ([`Game::winning_move`]) and settle the node with it. Needs `solver`.
     pub win_check: bool,
+    /// When a child is added, check at once whether the opponent can then
+    /// win in one (instead of at the child's own first expansion), so a
+    /// losing move is proven before any playout from it. Needs `win_check`.
+    pub loss_check: bool,
     /// RAVE (all-moves-as-first) weight `k`: a child's value is blended
     /// with its AMAF value by `beta = k / (k + visits)`; 0 turns RAVE off.
     pub rave: f32,
@@ -64,6 +68,7 @@ impl Default for SearchConfig {
             node_cap: DEFAULT_NODE_CAP,
             solver: true,
             win_check: true,
+            loss_check: false,
             rave: 0.0,
             playout: Playout::default(),
             top_moves: 10,

@@ -23,7 +23,7 @@ pub struct Uct {
 
 impl Default for Uct {
     fn default() -> Self {
-        Uct { c: 0.7, fpu: 1.0 }
+        Uct { c: 0.2, fpu: 1.0 }
     }
 }
 

@@ -31,6 +31,9 @@ enum Expansion {
     Done(Outcome),
     /// The node has no untried legal move left.
     Exhausted,
+    /// A child was added and proven lost at once (the loss check); nothing
+    /// to back up: choose again at the same node.
+    Pruned,
 }
 
 /// A single search tree with its own random stream.
@@ -47,6 +50,8 @@ pub(crate) struct Worker<G: Game> {
     uct: Uct,
     solver: bool,
     win_check: bool,
+    /// Check each new child for an immediate win of the opponent.
+    loss_check: bool,
     /// RAVE constant (0: off).
     rave: f32,
     playout: Playout,
@@ -78,6 +83,7 @@ impl<G: Game> Worker<G> {
             uct,
             solver: config.solver,
             win_check: config.solver && config.win_check,
+            loss_check: config.solver && config.win_check && config.loss_check,
             rave: config.rave.max(0.0),
             playout: config.playout,
             played: Vec::with_capacity(128),
@@ -167,6 +173,10 @@ impl<G: Game> Worker<G> {
                     Expansion::Done(o) => break o,
                     // Now exhausted (and perhaps proven): choose again.
                     Expansion::Exhausted => continue,
+                    // A losing move is not a sample of this node's value:
+                    // backing its loss up would credit the opponent with a
+                    // mistake best play never makes.
+                    Expansion::Pruned => continue,
                 }
             }
             if key == f32::NEG_INFINITY {
@@ -320,7 +330,9 @@ impl<G: Game> Worker<G> {
     /// play it out.
     fn expand(&mut self, node: u32, salt: u64, game: &mut G, side: Side) -> Expansion {
         let n = *self.tree.node(node);
-        if self.win_check && n.len == 0 {
+        // With the loss check every node but the root was checked when it
+        // was created.
+        if self.win_check && n.len == 0 && (!self.loss_check || node == ROOT) {
             // First expansion: an immediate win settles the node at once.
             if let Some(m) = game.winning_move() {
                 let child = self.add_child(node, G::move_id(m));
@@ -347,6 +359,7 @@ impl<G: Game> Worker<G> {
             return Expansion::Exhausted;
         };
         let child = self.add_child(node, id);
+        let before = self.loss_check.then(|| game.clone());
         game.play(G::move_from_id(id));
         self.path.push(child);
         self.movers.push(side);
@@ -358,7 +371,23 @@ impl<G: Game> Worker<G> {
                 }
                 Expansion::Done(o)
             }
-            None => Expansion::Done(self.playout(game)),
+            None => {
+                if self.loss_check {
+                    // The opponent wins at once: the move loses, no playout
+                    // needed (and none to mislead the statistics).
+                    if game.winning_move().is_some() {
+                        self.tree.node_mut(child).proof = Proof::Loss;
+                        self.propagate();
+                        self.path.pop();
+                        self.movers.pop();
+                        if let Some(b) = before {
+                            *game = b;
+                        }
+                        return Expansion::Pruned;
+                    }
+                }
+                Expansion::Done(self.playout(game))
+            }
         }
     }
 

@@ -47,6 +47,8 @@ struct Outcome {
     file: String,
     kind: String,
     answer: Option<String>,
+    /// What the engine proved about the position, if anything.
+    proven: Option<String>,
     solved: bool,
 }
 
@@ -93,14 +95,17 @@ pub fn run(args: &TacticsArgs) -> anyhow::Result<()> {
     for f in &files {
         let (pos, kind) = load(f)?;
         let mut engine = cabra::engine::Engine::new(config.clone(), args.seed);
-        let best = engine.think(&pos).best;
+        let report = engine.think(&pos);
+        let best = report.best;
+        let proven = report.proven.map(|p| format!("{p:?}").to_lowercase());
         let solved = best.is_some_and(|m| solves(&pos, kind, m));
         if !args.json {
             println!(
-                "{:<5} {:<8} {:<16} {}",
+                "{:<5} {:<8} {:<16} {:<8} {}",
                 kind,
                 if solved { "solved" } else { "FAILED" },
                 best.map_or("-".into(), |m| m.to_string()),
+                proven.as_deref().unwrap_or("-"),
                 f.display()
             );
         }
@@ -108,6 +113,7 @@ pub fn run(args: &TacticsArgs) -> anyhow::Result<()> {
             file: f.display().to_string(),
             kind: kind.to_string(),
             answer: best.map(|m| m.to_string()),
+            proven,
             solved,
         });
     }

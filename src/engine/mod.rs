@@ -37,6 +37,8 @@ pub struct EngineConfig {
     pub solver: bool,
     /// Win-in-one check before a node's first expansion (needs the solver).
     pub win_check: bool,
+    /// Check each new child for an immediate win of the opponent.
+    pub loss_check: bool,
     /// Keep the tree between moves.
     pub reuse: bool,
     /// RAVE weight (0: off).
@@ -63,6 +65,7 @@ impl Default for EngineConfig {
             fpu: s.uct.fpu,
             solver: s.solver,
             win_check: s.win_check,
+            loss_check: s.loss_check,
             reuse: true,
             rave: s.rave,
             pwin: s.playout.win,
@@ -80,7 +83,7 @@ impl EngineConfig {
     pub const KEYS: &'static [(&'static str, &'static str)] = &[
         (
             "c",
-            "UCT exploration constant (default 0.7; baseline 1.414)",
+            "UCT exploration constant (default 0.2; baseline 1.414)",
         ),
         (
             "fpu",
@@ -90,6 +93,10 @@ impl EngineConfig {
         (
             "wincheck",
             "on|off: look for a win in one before expanding a node (default on)",
+        ),
+        (
+            "losscheck",
+            "on|off: prove a new child lost at once if the opponent can then win in one",
         ),
         ("reuse", "on|off: keep the tree between moves (default on)"),
         (
@@ -112,6 +119,7 @@ impl EngineConfig {
             fpu: f32::INFINITY,
             solver: false,
             win_check: false,
+            loss_check: false,
             reuse: false,
             rave: 0.0,
             pwin: false,
@@ -148,6 +156,9 @@ impl EngineConfig {
                 "fpu" => cfg.fpu = parse_f32(value).with_context(ctx)?,
                 "solver" => cfg.solver = parse_bool(value).with_context(ctx)?,
                 "wincheck" | "win_check" => cfg.win_check = parse_bool(value).with_context(ctx)?,
+                "losscheck" | "loss_check" => {
+                    cfg.loss_check = parse_bool(value).with_context(ctx)?
+                }
                 "reuse" => cfg.reuse = parse_bool(value).with_context(ctx)?,
                 "rave" => {
                     cfg.rave = match parse_bool(value) {
@@ -216,6 +227,7 @@ impl EngineConfig {
             seed,
             solver: self.solver,
             win_check: self.win_check,
+            loss_check: self.loss_check,
             rave: self.rave,
             playout: Playout {
                 win: self.pwin,

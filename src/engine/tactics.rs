@@ -9,7 +9,9 @@
 //! - `block`: after the move the opponent has no immediate win (or the
 //!   mover has won);
 //! - `win2`: after the move, whatever the opponent replies, the mover wins
-//!   at once (or the game is already won for the mover).
+//!   at once (or the game is already won for the mover). A move that
+//!   forces a win within three moves instead is accepted too (checked
+//!   exhaustively), since the solver may prove a longer win first.
 
 use std::fmt;
 use std::str::FromStr;
@@ -73,33 +75,58 @@ pub fn solves(pos: &Position, kind: Kind, mv: Placement) -> bool {
     match kind {
         Kind::Win1 => false,
         Kind::Block => !after.status().is_over() && after.winning_move().is_none(),
-        Kind::Win2 => {
-            if after.status().is_over() || after.winning_move().is_some() {
-                return false;
-            }
-            let mut ok = true;
-            after.for_each_legal(|r| {
-                if !ok {
-                    return;
-                }
-                let mut next = after;
-                next.play(r);
-                ok = if next.status().is_over() {
-                    won_by(&next, me)
-                } else {
-                    next.winning_move().is_some()
-                };
-            });
-            ok
-        }
+        Kind::Win2 => forces_win_within(pos, mv, 2) || forces_win_within(pos, mv, 3),
     }
 }
 
-/// The moves that answer the position (all legal moves checked).
+/// Whether `mv` forces a win within `moves` moves of the mover (this one
+/// included) against every defence: exhaustive, so only for small `moves`
+/// (3 takes up to seconds). Used to accept a longer forced win than asked.
+pub fn forces_win_within(pos: &Position, mv: Placement, moves: u32) -> bool {
+    if moves == 0 || !pos.is_legal(mv) {
+        return false;
+    }
+    let me = pos.to_move();
+    let mut after = *pos;
+    after.play(mv);
+    if won_by(&after, me) {
+        return true;
+    }
+    if moves == 1 || after.status().is_over() || after.winning_move().is_some() {
+        return false;
+    }
+    let mut ok = true;
+    after.for_each_legal(|r| {
+        if !ok {
+            return;
+        }
+        let mut next = after;
+        next.play(r);
+        ok = if next.status().is_over() {
+            won_by(&next, me)
+        } else if moves == 2 {
+            next.winning_move().is_some()
+        } else {
+            let mut any = false;
+            next.for_each_legal(|m| {
+                any = any || forces_win_within(&next, m, moves - 1);
+            });
+            any
+        };
+    });
+    ok
+}
+
+/// The moves that answer the position (all legal moves checked); for
+/// `win2` only wins in exactly two moves.
 pub fn solutions(pos: &Position, kind: Kind) -> Vec<Placement> {
     let mut out = Vec::new();
     pos.for_each_legal(|m| {
-        if solves(pos, kind, m) {
+        let ok = match kind {
+            Kind::Win2 => forces_win_within(pos, m, 2),
+            _ => solves(pos, kind, m),
+        };
+        if ok {
             out.push(m);
         }
     });

@@ -32,6 +32,5 @@ pub use orientation::{Face, Orientation};
 pub use piece::Piece;
 pub use player::{Player, Status, WinReason};
 pub use position::{MAX_PLIES, Position};
-pub use search_game::side_of;
 pub use shape::{SHAPE_COUNT, Shape};
 pub use table::{DrawMap, Entry, PLACEMENT_COUNT, Placement, Table, table};

@@ -170,10 +170,7 @@ impl Position {
     #[inline(always)]
     fn fits(&self, p: Placement) -> bool {
         let e = p.entry();
-        let occ = self.occupied().0;
-        self.available_mask() & (1 << e.piece.index()) != 0
-            && ((e.cells.0[0] & occ[0]) | (e.cells.0[1] & occ[1]) | (e.cells.0[2] & occ[2])) == 0
-            && ((e.support[0] & !occ[0]) | (e.support[1] & !occ[1])) == 0
+        self.available_mask() & (1 << e.piece.index()) != 0 && e.fits(&self.occupied().0)
     }
 
     /// A legal placement drawn uniformly at random among all legal placements
@@ -191,11 +188,7 @@ impl Position {
             return None;
         }
         let occ = self.occupied().0;
-        let fits = |id: usize| {
-            let e = &t.entries[id];
-            ((e.cells.0[0] & occ[0]) | (e.cells.0[1] & occ[1]) | (e.cells.0[2] & occ[2])) == 0
-                && ((e.support[0] & !occ[0]) | (e.support[1] & !occ[1])) == 0
-        };
+        let fits = |id: usize| t.entries[id].fits(&occ);
         // Two draws from each 64-bit output of the generator.
         for _ in 0..REJECTION_TRIES / 2 {
             let x = rng.next_u64();

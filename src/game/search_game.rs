@@ -2,7 +2,7 @@
 
 use rand::RngCore;
 
-use super::player::{Player, Status};
+use super::player::Status;
 use super::position::Position;
 use super::table::{PLACEMENT_COUNT, Placement};
 use crate::search::{Game, Outcome, Playout, Side};
@@ -75,9 +75,4 @@ impl Game for Position {
     fn winning_move(&self) -> Option<Placement> {
         Position::winning_move(self)
     }
-}
-
-/// The search's side index of a player.
-pub fn side_of(p: Player) -> Side {
-    p.index() as Side
 }

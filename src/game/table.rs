@@ -59,6 +59,17 @@ pub struct Entry {
     pub on_perimeter: bool,
 }
 
+impl Entry {
+    /// Whether the cells are free and every support cell is occupied in a
+    /// volume occupied as `occ` (legality but for the piece being available).
+    #[inline(always)]
+    pub fn fits(&self, occ: &[u64; 3]) -> bool {
+        let c = &self.cells.0;
+        ((c[0] & occ[0]) | (c[1] & occ[1]) | (c[2] & occ[2])) == 0
+            && ((self.support[0] & !occ[0]) | (self.support[1] & !occ[1])) == 0
+    }
+}
+
 /// The table, the shapes, and the lookups built with them.
 pub struct Table {
     /// All 2,497 placements, grouped by piece (L, T, Z, O), then shape, then position.

@@ -1,11 +1,12 @@
 //! The hot paths allocate nothing: legal moves, play, undo, the bridge test,
-//! random moves and whole playouts. A counting global allocator watches a
+//! random moves, whole playouts (uniform and tactical) and the win and
+//! threat tests. A counting global allocator watches a
 //! seeded workload (this test binary has only this one test, so no other
 //! thread allocates while it counts).
 
 mod common;
 
-use cabra::game::{MoveList, Player, Position, table};
+use cabra::game::{MoveList, Player, PlayoutRules, Position, table};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -38,6 +39,15 @@ fn hot_paths_do_not_allocate() {
         let mut fresh = Position::new();
         fresh.random_playout(&mut rng);
         checked += fresh.plies() as u64;
+        // The playout with tactics, and the threat tests it uses.
+        let rules = PlayoutRules {
+            win: true,
+            block_tries: 8,
+            rim_redraw: 50,
+        };
+        let mut tactical = Position::new();
+        tactical.policy_playout(&mut rng, rules, |_| checked += 1);
+        checked += pos.threat().is_some() as u64 + pos.winning_move().is_some() as u64;
     }
     let after = common::allocations();
     assert!(checked > 0);

@@ -153,6 +153,47 @@ fn reports_a_lost_position_as_proven_lost() {
     assert!(r.best.is_some_and(|b| lost.contains(&b)));
 }
 
+/// Iterations until the root of `pos` is proven, with threat-aware
+/// expansion on or off.
+fn iterations_to_prove(pos: Position, threats: bool) -> (u64, Option<Proven>) {
+    let config = SearchConfig {
+        threats,
+        seed: 3,
+        ..SearchConfig::default()
+    };
+    let r = Searcher::new(pos, config).search(&Limits::none().iterations(200_000));
+    (r.iterations, r.proven)
+}
+
+#[test]
+fn threat_aware_expansion_proves_wins_in_two_sooner() {
+    let (mut with_total, mut without_total) = (0, 0);
+    for k in 1..=6 {
+        // The suite's wins in two: no win in one, but a placement after
+        // which every reply lets the mover bridge.
+        let path = format!(
+            "{}/tests/data/tactics/win2-{k}.caminos",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let pos = parse_game(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let (wins, _, _) = classify(&pos);
+        assert!(wins.is_empty(), "win2-{k}: no win in one");
+        let (with, proof) = iterations_to_prove(pos, true);
+        assert_eq!(proof, Some(Proven::Win), "win2-{k}");
+        let (without, _) = iterations_to_prove(pos, false);
+        eprintln!("win2-{k}: {with} iterations with threats, {without} without");
+        with_total += with;
+        without_total += without;
+    }
+    // Below the winning placement every reply loses at once: with threats
+    // on, that node is proven as soon as it is expanded, without a child
+    // (and a playout) per reply.
+    assert!(
+        with_total * 5 < without_total,
+        "{with_total} vs {without_total} iterations"
+    );
+}
+
 #[test]
 fn empty_board_search_is_reproducible_and_sane() {
     let run = || {

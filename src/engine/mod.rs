@@ -37,8 +37,8 @@ pub struct EngineConfig {
     pub solver: bool,
     /// Win-in-one check before a node's first expansion (needs the solver).
     pub win_check: bool,
-    /// Check each new child for an immediate win of the opponent.
-    pub loss_check: bool,
+    /// Facing a threat to win at once, search only the moves that stop it.
+    pub threats: bool,
     /// Keep the tree between moves.
     pub reuse: bool,
     /// RAVE weight (0: off).
@@ -47,6 +47,8 @@ pub struct EngineConfig {
     pub pwin: bool,
     /// Playouts redraw moves that allow an immediate win, up to this many draws (0: off).
     pub pblock: u8,
+    /// Percent chance that a playout redraws a placement on the bottom perimeter (0: off).
+    pub prim: u8,
     /// Threads (independent trees); `None`: what the caller decides.
     pub threads: Option<usize>,
     /// Per-move limits; `None`: what the caller decides.
@@ -65,11 +67,12 @@ impl Default for EngineConfig {
             fpu: s.uct.fpu,
             solver: s.solver,
             win_check: s.win_check,
-            loss_check: s.loss_check,
+            threats: s.threats,
             reuse: true,
             rave: s.rave,
             pwin: s.playout.win,
             pblock: s.playout.block,
+            prim: s.playout.shun,
             threads: None,
             time: None,
             iterations: None,
@@ -95,10 +98,20 @@ impl EngineConfig {
             "on|off: look for a win in one before expanding a node (default on)",
         ),
         (
-            "losscheck",
-            "on|off: prove a new child lost at once if the opponent can then win in one",
+            "threats",
+            "on|off: where the opponent threatens to win at once, search only moves that stop it (default on)",
         ),
         ("reuse", "on|off: keep the tree between moves (default on)"),
+        ("rave", "RAVE weight k, on (=300) or off (default off)"),
+        ("pwin", "on|off: playouts take a win in one"),
+        (
+            "pblock",
+            "N, on (=4) or off: playouts redraw up to N moves that leave an immediate threat",
+        ),
+        (
+            "prim",
+            "0-100: percent chance that a playout redraws a bottom-perimeter placement once",
+        ),
         (
             "threads",
             "independent trees (default: the match's --threads)",
@@ -119,11 +132,12 @@ impl EngineConfig {
             fpu: f32::INFINITY,
             solver: false,
             win_check: false,
-            loss_check: false,
+            threats: false,
             reuse: false,
             rave: 0.0,
             pwin: false,
             pblock: 0,
+            prim: 0,
             ..EngineConfig::default()
         }
     }
@@ -156,9 +170,7 @@ impl EngineConfig {
                 "fpu" => cfg.fpu = parse_f32(value).with_context(ctx)?,
                 "solver" => cfg.solver = parse_bool(value).with_context(ctx)?,
                 "wincheck" | "win_check" => cfg.win_check = parse_bool(value).with_context(ctx)?,
-                "losscheck" | "loss_check" => {
-                    cfg.loss_check = parse_bool(value).with_context(ctx)?
-                }
+                "threats" => cfg.threats = parse_bool(value).with_context(ctx)?,
                 "reuse" => cfg.reuse = parse_bool(value).with_context(ctx)?,
                 "rave" => {
                     cfg.rave = match parse_bool(value) {
@@ -174,6 +186,13 @@ impl EngineConfig {
                         Ok(true) => DEFAULT_PBLOCK,
                         Err(_) => value.parse().with_context(ctx)?,
                     }
+                }
+                "prim" => {
+                    let n: u8 = value.parse().with_context(ctx)?;
+                    if n > 100 {
+                        bail!("prim is a percentage, 0 to 100 {}", ctx());
+                    }
+                    cfg.prim = n;
                 }
                 "threads" => {
                     let n: usize = value.parse().with_context(ctx)?;
@@ -227,11 +246,12 @@ impl EngineConfig {
             seed,
             solver: self.solver,
             win_check: self.win_check,
-            loss_check: self.loss_check,
+            threats: self.threats,
             rave: self.rave,
             playout: Playout {
                 win: self.pwin,
                 block: self.pblock,
+                shun: self.prim,
             },
             ..SearchConfig::default()
         }

@@ -31,6 +31,7 @@ pub use notation::{
 pub use orientation::{Face, Orientation};
 pub use piece::Piece;
 pub use player::{Player, Status, WinReason};
+pub use playout::PlayoutRules;
 pub use position::{MAX_PLIES, Position};
 pub use shape::{SHAPE_COUNT, Shape};
 pub use table::{DrawMap, Entry, PLACEMENT_COUNT, Placement, Table, table};

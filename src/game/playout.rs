@@ -4,6 +4,7 @@
 use rand::RngCore;
 
 use super::bridge;
+use super::movegen::below;
 use super::player::{Status, WinReason};
 use super::position::Position;
 use super::table::Placement;
@@ -37,6 +38,20 @@ impl Position {
     }
 }
 
+/// The tactics of [`Position::policy_playout`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlayoutRules {
+    /// A player who can complete a bridge at once does so.
+    pub win: bool,
+    /// When the opponent threatens to complete a bridge, redraw placements
+    /// that do not stop it, up to this many draws in all (0: off).
+    pub block_tries: u32,
+    /// Percent chance of redrawing (once) a placement that adds a piece to
+    /// the mover's bottom-perimeter count, which the game's end counts
+    /// against it (0: off).
+    pub rim_redraw: u8,
+}
+
 impl Position {
     /// Places `p` and sets a bridge win if it makes one; whether it did.
     /// Like the uniform playout, leaves the end by lack of moves to the
@@ -60,18 +75,27 @@ impl Position {
     /// [`Position::random_playout`] stays the uniform reference):
     ///
     /// - `win`: a player who can complete a bridge at once does so;
-    /// - `block_tries > 0`: a random placement after which the opponent
-    ///   could complete a bridge at once is redrawn, up to `block_tries`
-    ///   draws in all (the last draw is played whatever it allows).
+    /// - `block_tries > 0`: when the opponent threatens to complete a
+    ///   bridge ([`Position::threat`]), a random placement that does not stop
+    ///   it is redrawn, up to `block_tries` draws in all (the last draw is
+    ///   played whatever it allows). Draws that [`Position::may_stop`] rules
+    ///   out cost no trial placement.
+    ///
+    /// - `rim_redraw`: a placement on the bottom perimeter is redrawn once
+    ///   with this percent chance.
     ///
     /// Calls `record` with each placement played.
     pub fn policy_playout<R: RngCore + ?Sized>(
         &mut self,
         rng: &mut R,
-        win: bool,
-        block_tries: u32,
+        rules: PlayoutRules,
         mut record: impl FnMut(Placement),
     ) -> Status {
+        let PlayoutRules {
+            win,
+            block_tries,
+            rim_redraw,
+        } = rules;
         // Whether the side to move is known to have no immediate win.
         let mut no_win_known = false;
         loop {
@@ -91,18 +115,25 @@ impl Position {
                 self.set_status(s);
                 return s;
             };
+            if rim_redraw > 0 && p.entry().on_perimeter && below(rng, 100) < u32::from(rim_redraw) {
+                p = self.random_move(rng).expect("a move was found before");
+            }
             if block_tries > 0 {
-                for t in 1..=block_tries {
-                    let mut q = *self;
-                    if q.place_and_judge(p) || q.winning_move().is_none() {
-                        // (A win for the mover ends the game: nothing to fear.)
-                        no_win_known = true;
-                        break;
+                if let Some(t) = self.threat() {
+                    for tries in 1..=block_tries {
+                        if self.may_stop(t, p) {
+                            let mut q = *self;
+                            if q.place_and_judge(p) || q.winning_move().is_none() {
+                                // (A win for the mover ends the game: nothing to fear.)
+                                no_win_known = true;
+                                break;
+                            }
+                        }
+                        if tries == block_tries {
+                            break;
+                        }
+                        p = self.random_move(rng).expect("a move was found before");
                     }
-                    if t == block_tries {
-                        break;
-                    }
-                    p = self.random_move(rng).expect("a move was found before");
                 }
             }
             let won = self.place_and_judge(p);
@@ -111,5 +142,92 @@ impl Position {
                 return self.status();
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::record::parse_game;
+    use rand::SeedableRng;
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    fn tactic(name: &str) -> Position {
+        let path = format!("{}/tests/data/tactics/{name}", env!("CARGO_MANIFEST_DIR"));
+        parse_game(&std::fs::read_to_string(path).unwrap()).unwrap()
+    }
+
+    /// The first placement of each of `n` playouts from `pos`.
+    fn first_moves(pos: &Position, rules: PlayoutRules, n: usize) -> Vec<Placement> {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+        (0..n)
+            .map(|_| {
+                let mut first = None;
+                pos.clone().policy_playout(&mut rng, rules, |p| {
+                    first.get_or_insert(p);
+                });
+                first.unwrap()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn taking_wins_ends_the_playout_with_the_winning_placement() {
+        // One placement of the 347 legal ones wins at once.
+        let pos = tactic("win1-1.caminos");
+        let win = pos.winning_move().unwrap();
+        let rules = PlayoutRules {
+            win: true,
+            ..PlayoutRules::default()
+        };
+        assert!(first_moves(&pos, rules, 20).iter().all(|&p| p == win));
+        let uniform = first_moves(&pos, PlayoutRules::default(), 20);
+        assert!(uniform.iter().any(|&p| p != win));
+    }
+
+    #[test]
+    fn blocking_plays_placements_that_stop_the_threat_far_more_often() {
+        // 14 of the 173 legal placements stop the opponent's bridge.
+        let pos = tactic("block-1.caminos");
+        assert!(pos.threat().is_some());
+        let stops = |p: &Placement| {
+            let mut q = pos;
+            q.play(*p);
+            q.winning_move().is_none()
+        };
+        let blocking = PlayoutRules {
+            block_tries: 64,
+            ..PlayoutRules::default()
+        };
+        let with = first_moves(&pos, blocking, 200)
+            .iter()
+            .filter(|p| stops(p))
+            .count();
+        let without = first_moves(&pos, PlayoutRules::default(), 200)
+            .iter()
+            .filter(|p| stops(p))
+            .count();
+        // Uniform: about 200 * 14/173 = 16. With 64 draws nearly all stop it.
+        assert!(without < 40, "{without}");
+        assert!(with > 180, "{with}");
+    }
+
+    #[test]
+    fn rim_redraws_make_perimeter_placements_rarer() {
+        let rim_share = |rules: PlayoutRules| {
+            let moves = first_moves(&Position::new(), rules, 4000);
+            moves.iter().filter(|p| p.entry().on_perimeter).count() as f64 / 4000.0
+        };
+        let uniform = rim_share(PlayoutRules::default());
+        let shunned = rim_share(PlayoutRules {
+            rim_redraw: 100,
+            ..PlayoutRules::default()
+        });
+        // Uniform share u; redrawing every rim draw once leaves u * u.
+        assert!(
+            (shunned - uniform * uniform).abs() < 0.04,
+            "{uniform} {shunned}"
+        );
+        assert!(shunned < uniform - 0.1, "{uniform} {shunned}");
     }
 }

@@ -95,6 +95,16 @@ impl Position {
             | ((l[3] != 0) as usize) << 3
     }
 
+    /// The same position with the other player to move (a "pass"), for
+    /// asking what the opponent could do now. The status is unchanged.
+    #[inline]
+    pub(crate) fn with_turn_passed(&self) -> Position {
+        Position {
+            to_move: self.to_move.other(),
+            ..*self
+        }
+    }
+
     /// How many of `player`'s pieces have a cube on the bottom perimeter.
     #[inline(always)]
     pub fn perimeter_count(&self, player: Player) -> u8 {

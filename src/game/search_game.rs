@@ -3,6 +3,7 @@
 use rand::RngCore;
 
 use super::player::Status;
+use super::playout::PlayoutRules;
 use super::position::Position;
 use super::table::{PLACEMENT_COUNT, Placement};
 use crate::search::{Game, Outcome, Playout, Side};
@@ -66,13 +67,25 @@ impl Game for Position {
         policy: Playout,
         record: &mut dyn FnMut(usize),
     ) -> Outcome {
-        let s = Position::policy_playout(self, rng, policy.win, u32::from(policy.block), |p| {
-            record(p.index())
-        });
+        let rules = PlayoutRules {
+            win: policy.win,
+            block_tries: u32::from(policy.block),
+            rim_redraw: policy.shun,
+        };
+        let s = Position::policy_playout(self, rng, rules, |p| record(p.index()));
         outcome(s).expect("a playout ends the game")
     }
 
     fn winning_move(&self) -> Option<Placement> {
         Position::winning_move(self)
+    }
+
+    fn threat(&self) -> Option<Placement> {
+        Position::threat(self)
+    }
+
+    #[inline]
+    fn may_stop(&self, threat: Placement, mv: Placement) -> bool {
+        Position::may_stop(self, threat, mv)
     }
 }

@@ -9,7 +9,7 @@
 //! those few candidates get the full bridge test.
 
 use super::bitboard::{EAST, NORTH, SOUTH, Volume, WEST, spread};
-use super::bridge::{completes_bridge, flood, visible};
+use super::bridge::{completes_bridge, flood, flood_plan, visible};
 use super::position::Position;
 use super::shape::SHAPE_COUNT;
 use super::shape_masks::{GENS, PIECE_SHAPE_START};
@@ -34,19 +34,24 @@ fn touching(s: usize, region: &Volume) -> u64 {
     m & g.fits
 }
 
-/// The span of occupied rows (or columns) of a 64-bit layer mask, collapsed.
-fn line_index_range(cols: u64, horizontal: bool) -> Option<(u32, u32)> {
-    let mut lines = 0u8;
+/// Bit `i` set when row `i` (`horizontal`) or column `i` holds a bit of `cols`.
+#[inline(always)]
+fn used_lines(cols: u64, horizontal: bool) -> u8 {
+    let mut used = 0u8;
     for i in 0..8 {
         let line = if horizontal {
             (cols >> (8 * i)) & 0xFF
         } else {
             cols & (WEST << i)
         };
-        if line != 0 {
-            lines |= 1 << i;
-        }
+        used |= u8::from(line != 0) << i;
     }
+    used
+}
+
+/// The span of occupied rows (or columns) of a 64-bit layer mask, collapsed.
+fn line_index_range(cols: u64, horizontal: bool) -> Option<(u32, u32)> {
+    let lines = used_lines(cols, horizontal);
     (lines != 0).then(|| (lines.trailing_zeros(), 7 - lines.leading_zeros()))
 }
 
@@ -69,6 +74,29 @@ impl Position {
         found
     }
 
+    /// A placement with which the opponent would win at once if it were
+    /// their turn (a threat the side to move must stop), if there is one.
+    pub fn threat(&self) -> Option<Placement> {
+        if self.status().is_over() {
+            return None;
+        }
+        self.with_turn_passed().winning_move()
+    }
+
+    /// False when placement `mv` of the side to move surely leaves the
+    /// opponent's winning placement `threat` on the board: `mv` takes none of
+    /// its cells (so it stays legal: support only grows) and covers no
+    /// opponent cube (so every opponent cube stays visible, and the bridge
+    /// `threat` completes stays). True does not mean `mv` stops it.
+    #[inline]
+    pub fn may_stop(&self, threat: Placement, mv: Placement) -> bool {
+        let c = &mv.entry().cells.0;
+        let opp = &self.cubes(self.to_move().other()).0;
+        let takes_a_cell = threat.entry().cells.intersects(mv.entry().cells);
+        let covers = c[1] & opp[0] | c[2] & (opp[0] | opp[1]) != 0;
+        takes_a_cell || covers
+    }
+
     /// Calls `f` with winning placements while it returns true.
     fn find_wins(&self, mut f: impl FnMut(Placement) -> bool) {
         if self.status().is_over() {
@@ -79,7 +107,28 @@ impl Position {
         let vis = visible(own, opp);
         let mut candidates = [0u64; SHAPE_COUNT];
         let mut any = false;
+        let cols = vis.columns();
         for (a, b, horizontal) in [(NORTH, SOUTH, true), (WEST, EAST, false)] {
+            // The new piece spans at most 3 lines: the lines without a
+            // visible cube must fit in that window. Rejects most positions
+            // before any flood fill.
+            let lines = used_lines(cols, horizontal);
+            let missing = !lines;
+            if missing != 0 && missing.leading_zeros() + missing.trailing_zeros() < 5 {
+                continue;
+            }
+            // The same test in plan view first (a superset of the 3D
+            // regions, one layer instead of three).
+            let free = !self.occupied().0[2];
+            let (Some((_, a_far)), Some((b_near, _))) = (
+                line_index_range((spread(flood_plan(cols, a)) | a) & free, horizontal),
+                line_index_range((spread(flood_plan(cols, b)) | b) & free, horizontal),
+            ) else {
+                continue;
+            };
+            if b_near > a_far + 2 {
+                continue;
+            }
             let edge_a = Volume([vis.0[0] & a, vis.0[1] & a, vis.0[2] & a]);
             let edge_b = Volume([vis.0[0] & b, vis.0[1] & b, vis.0[2] & b]);
             let ra = reach(flood(vis, edge_a), a);
@@ -164,6 +213,45 @@ mod tests {
         assert!(
             positions > 3000 && with_wins > 100,
             "{positions} positions, {with_wins} with wins"
+        );
+    }
+
+    #[test]
+    fn threats_are_the_opponents_wins_and_the_filter_never_drops_a_defence() {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
+        let (mut threatened, mut filtered) = (0, 0);
+        for _ in 0..200 {
+            let mut pos = Position::new();
+            while !pos.status().is_over() {
+                let passed = pos.with_turn_passed();
+                let wins = brute_force(&passed);
+                match pos.threat() {
+                    None => assert!(wins.is_empty(), "{pos:?}"),
+                    Some(t) => {
+                        assert!(wins.contains(&t), "{pos:?}");
+                        threatened += 1;
+                        let mut list = MoveList::new();
+                        pos.legal_moves(&mut list);
+                        for &m in list.iter().filter(|&&m| !pos.may_stop(t, m)) {
+                            filtered += 1;
+                            let mut after = pos;
+                            after.play(m);
+                            // Either m won (the search checks wins first) or
+                            // the opponent still wins at once.
+                            assert!(
+                                after.status().is_over() || after.winning_move().is_some(),
+                                "{m} was filtered but stops {t} in {pos:?}"
+                            );
+                        }
+                    }
+                }
+                let p = pos.random_move(&mut rng).unwrap();
+                pos.play(p);
+            }
+        }
+        assert!(
+            threatened > 100 && filtered > 10_000,
+            "{threatened} / {filtered}"
         );
     }
 }

@@ -46,14 +46,15 @@ pub struct SearchConfig {
     /// Before a node's first expansion, look for a move that wins at once
     /// ([`Game::winning_move`]) and settle the node with it. Needs `solver`.
     pub win_check: bool,
-    /// When a child is added, check at once whether the opponent can then
-    /// win in one (instead of at the child's own first expansion), so a
-    /// losing move is proven before any playout from it. Needs `win_check`.
-    pub loss_check: bool,
+    /// Where the opponent threatens to win at once ([`Game::threat`]),
+    /// search only the moves that stop every threat: below the root the
+    /// others are never added, and a node where no move stops them is
+    /// proven lost. Needs `win_check`.
+    pub threats: bool,
     /// RAVE (all-moves-as-first) weight `k`: a child's value is blended
     /// with its AMAF value by `beta = k / (k + visits)`; 0 turns RAVE off.
     pub rave: f32,
-    /// How playouts choose moves (uniformly random by default).
+    /// How playouts choose moves ([`Playout::SHIPPED`] by default).
     pub playout: Playout,
     /// How many root moves the report lists.
     pub top_moves: usize,
@@ -68,9 +69,9 @@ impl Default for SearchConfig {
             node_cap: DEFAULT_NODE_CAP,
             solver: true,
             win_check: true,
-            loss_check: false,
+            threats: false,
             rave: 0.0,
-            playout: Playout::default(),
+            playout: Playout::SHIPPED,
             top_moves: 10,
         }
     }

@@ -41,12 +41,25 @@ pub struct Playout {
     /// Redraw a move that lets the opponent win at once, up to this many
     /// draws in all (0: off).
     pub block: u8,
+    /// Percent chance of redrawing (once) a move the game marks as
+    /// usually poor ([`Game::policy_playout`] decides which; 0: off).
+    pub shun: u8,
 }
 
 impl Playout {
+    /// The playouts of the engine as shipped (measured in docs/STRENGTH.md):
+    /// take immediate wins, and redraw half of the placements the game
+    /// marks as usually poor (Caminos: those adding a bottom-perimeter
+    /// piece, which count against their owner when nobody bridges).
+    pub const SHIPPED: Playout = Playout {
+        win: true,
+        block: 0,
+        shun: 50,
+    };
+
     /// Whether this is the plain uniform playout.
     pub fn is_uniform(&self) -> bool {
-        !self.win && self.block == 0
+        !self.win && self.block == 0 && self.shun == 0
     }
 }
 
@@ -118,5 +131,20 @@ pub trait Game: Clone + Send + Sync {
     /// The default says "don't know"; games with a cheap test override it.
     fn winning_move(&self) -> Option<Self::Move> {
         None
+    }
+
+    /// A move with which the opponent of the side to move would win at
+    /// once if it were their turn: a threat the side to move must stop.
+    /// The default says "don't know" (no threat-aware search).
+    fn threat(&self) -> Option<Self::Move> {
+        None
+    }
+
+    /// A cheap filter for moves against `threat` (from [`Game::threat`]):
+    /// false only when `mv` surely leaves the opponent that win. The search
+    /// plays the moves that pass it and checks for an immediate win.
+    fn may_stop(&self, threat: Self::Move, mv: Self::Move) -> bool {
+        let _ = (threat, mv);
+        true
     }
 }

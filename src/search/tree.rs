@@ -45,12 +45,40 @@ pub(crate) struct Node {
     pub mv: u16,
     /// Steps taken along this node's move order (see `order.rs`).
     pub cursor: u16,
-    /// Capacity of the child block, as a power of two.
-    pub cap_log2: u8,
+    /// Capacity of the child block as a power of two (low bits), and the
+    /// [`Node::THREATENED`] flag.
+    cap: u8,
     pub proof: Proof,
 }
 
 impl Node {
+    /// Flag in `cap`: the opponent of the side to move here threatens to
+    /// win at once, so only moves that stop every such threat are children.
+    const THREATENED: u8 = 0x80;
+
+    /// Capacity of the child block, as a power of two.
+    #[inline]
+    pub fn cap_log2(&self) -> u8 {
+        self.cap & !Self::THREATENED
+    }
+
+    #[inline]
+    fn set_cap_log2(&mut self, log2: u8) {
+        self.cap = (self.cap & Self::THREATENED) | log2;
+    }
+
+    /// Whether the side to move here faces an immediate threat.
+    #[inline]
+    pub fn threatened(&self) -> bool {
+        self.cap & Self::THREATENED != 0
+    }
+
+    /// Marks the side to move here as facing an immediate threat.
+    #[inline]
+    pub fn set_threatened(&mut self) {
+        self.cap |= Self::THREATENED;
+    }
+
     fn new(mv: u16) -> Self {
         Node {
             visits: 0,
@@ -60,7 +88,7 @@ impl Node {
             len: 0,
             mv,
             cursor: 0,
-            cap_log2: 0,
+            cap: 0,
             proof: Proof::Unknown,
         }
     }
@@ -143,14 +171,10 @@ impl Tree {
     /// Adds a child with move id `mv` to `parent` and returns its index.
     /// May move `parent`'s other children (never `parent` itself).
     pub fn add_child(&mut self, parent: u32, mv: u16) -> u32 {
-        let Node {
-            first,
-            len,
-            cap_log2,
-            ..
-        } = *self.node(parent);
+        let Node { first, len, .. } = *self.node(parent);
+        let cap_log2 = self.node(parent).cap_log2();
         let first = if len == 0 {
-            self.node_mut(parent).cap_log2 = 0;
+            self.node_mut(parent).set_cap_log2(0);
             self.alloc(0)
         } else if u32::from(len) == 1 << cap_log2 {
             let block = self.alloc(cap_log2 + 1);
@@ -165,7 +189,7 @@ impl Tree {
                 );
             }
             self.release(first, cap_log2);
-            self.node_mut(parent).cap_log2 = cap_log2 + 1;
+            self.node_mut(parent).set_cap_log2(cap_log2 + 1);
             block
         } else {
             first
@@ -242,7 +266,7 @@ impl Tree {
             let dst = out.node_mut(new);
             dst.first = block;
             dst.len = n.len;
-            dst.cap_log2 = class;
+            dst.set_cap_log2(class);
         }
         out.count = size;
         out

@@ -31,9 +31,21 @@ enum Expansion {
     Done(Outcome),
     /// The node has no untried legal move left.
     Exhausted,
-    /// A child was added and proven lost at once (the loss check); nothing
-    /// to back up: choose again at the same node.
+    /// A root child was added and proven lost at once (it lets the
+    /// opponent win in one); nothing to back up: choose again at the root.
     Pruned,
+}
+
+/// Whether `mv` (legal for the side to move in `game`, which faces the
+/// opponent's winning `threat`) leaves the opponent no win in one.
+#[inline]
+fn stops<G: Game>(game: &G, threat: G::Move, mv: G::Move) -> bool {
+    if !game.may_stop(threat, mv) {
+        return false;
+    }
+    let mut after = game.clone();
+    after.play(mv);
+    after.outcome().is_some() || after.winning_move().is_none()
 }
 
 /// A single search tree with its own random stream.
@@ -50,8 +62,9 @@ pub(crate) struct Worker<G: Game> {
     uct: Uct,
     solver: bool,
     win_check: bool,
-    /// Check each new child for an immediate win of the opponent.
-    loss_check: bool,
+    /// At nodes where the opponent threatens to win at once, search only
+    /// the moves that stop every threat.
+    threats: bool,
     /// RAVE constant (0: off).
     rave: f32,
     playout: Playout,
@@ -83,7 +96,7 @@ impl<G: Game> Worker<G> {
             uct,
             solver: config.solver,
             win_check: config.solver && config.win_check,
-            loss_check: config.solver && config.win_check && config.loss_check,
+            threats: config.solver && config.win_check && config.threats,
             rave: config.rave.max(0.0),
             playout: config.playout,
             played: Vec::with_capacity(128),
@@ -330,27 +343,49 @@ impl<G: Game> Worker<G> {
     /// play it out.
     fn expand(&mut self, node: u32, salt: u64, game: &mut G, side: Side) -> Expansion {
         let n = *self.tree.node(node);
-        // With the loss check every node but the root was checked when it
-        // was created.
-        if self.win_check && n.len == 0 && (!self.loss_check || node == ROOT) {
+        if n.len == 0 && n.cursor == 0 {
             // First expansion: an immediate win settles the node at once.
-            if let Some(m) = game.winning_move() {
-                let child = self.add_child(node, G::move_id(m));
-                self.tree.node_mut(child).proof = Proof::Win;
-                self.path.push(child);
-                self.movers.push(side);
-                self.propagate();
-                return Expansion::Done(Outcome::Win(side));
+            if self.win_check {
+                if let Some(m) = game.winning_move() {
+                    let child = self.add_child(node, G::move_id(m));
+                    self.tree.node_mut(child).proof = Proof::Win;
+                    self.path.push(child);
+                    self.movers.push(side);
+                    self.propagate();
+                    return Expansion::Done(Outcome::Win(side));
+                }
+            }
+            if self.threats && game.threat().is_some() {
+                self.tree.node_mut(node).set_threatened();
             }
         }
+        // Facing a threat, a move that leaves the opponent a win in one is
+        // lost: below the root it never becomes a child (no node, no
+        // misleading playout); the root keeps it as a proven loss, so a
+        // lost root still has moves to report.
+        let threat = if self.tree.node(node).threatened() {
+            game.threat()
+        } else {
+            None
+        };
+        let at_root = node == ROOT;
         let mut cursor = u32::from(n.cursor);
-        let found = self
-            .order
-            .next(salt, &mut cursor, |id| game.is_legal(G::move_from_id(id)));
+        let found = self.order.next(salt, &mut cursor, |id| {
+            let mv = G::move_from_id(id);
+            game.is_legal(mv)
+                && match threat {
+                    Some(t) if !at_root => stops(game, t, mv),
+                    _ => true,
+                }
+        });
         self.tree.node_mut(node).cursor = cursor as u16;
         let Some(id) = found else {
             if self.solver {
-                let p = solver::settle(&self.tree, node, true);
+                let mut p = solver::settle(&self.tree, node, true);
+                if threat.is_some() && self.tree.node(node).len == 0 {
+                    // Every legal move lets the opponent win at once.
+                    p = Proof::Win;
+                }
                 if p != Proof::Unknown {
                     self.tree.node_mut(node).proof = p;
                     self.propagate();
@@ -359,10 +394,19 @@ impl<G: Game> Worker<G> {
             return Expansion::Exhausted;
         };
         let child = self.add_child(node, id);
-        let before = self.loss_check.then(|| game.clone());
-        game.play(G::move_from_id(id));
+        let mv = G::move_from_id(id);
         self.path.push(child);
         self.movers.push(side);
+        if let Some(t) = threat {
+            if at_root && !stops(game, t, mv) {
+                self.tree.node_mut(child).proof = Proof::Loss;
+                self.propagate();
+                self.path.pop();
+                self.movers.pop();
+                return Expansion::Pruned;
+            }
+        }
+        game.play(mv);
         match game.outcome() {
             Some(o) => {
                 if self.solver {
@@ -371,23 +415,7 @@ impl<G: Game> Worker<G> {
                 }
                 Expansion::Done(o)
             }
-            None => {
-                if self.loss_check {
-                    // The opponent wins at once: the move loses, no playout
-                    // needed (and none to mislead the statistics).
-                    if game.winning_move().is_some() {
-                        self.tree.node_mut(child).proof = Proof::Loss;
-                        self.propagate();
-                        self.path.pop();
-                        self.movers.pop();
-                        if let Some(b) = before {
-                            *game = b;
-                        }
-                        return Expansion::Pruned;
-                    }
-                }
-                Expansion::Done(self.playout(game))
-            }
+            None => Expansion::Done(self.playout(game)),
         }
     }
 

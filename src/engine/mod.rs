@@ -39,6 +39,8 @@ pub struct EngineConfig {
     pub win_check: bool,
     /// Facing a threat to win at once, search only the moves that stop it.
     pub threats: bool,
+    /// Visits before a node is checked for threats.
+    pub threat_visits: u32,
     /// Keep the tree between moves.
     pub reuse: bool,
     /// RAVE weight (0: off).
@@ -68,6 +70,7 @@ impl Default for EngineConfig {
             solver: s.solver,
             win_check: s.win_check,
             threats: s.threats,
+            threat_visits: s.threat_visits,
             reuse: true,
             rave: s.rave,
             pwin: s.playout.win,
@@ -99,7 +102,7 @@ impl EngineConfig {
         ),
         (
             "threats",
-            "on|off: where the opponent threatens to win at once, search only moves that stop it (default on)",
+            "on|off|N: where the opponent threatens to win at once, search only moves that stop it; checked at nodes with N visits (on = 16; default off)",
         ),
         ("reuse", "on|off: keep the tree between moves (default on)"),
         ("rave", "RAVE weight k, on (=300) or off (default off)"),
@@ -170,7 +173,13 @@ impl EngineConfig {
                 "fpu" => cfg.fpu = parse_f32(value).with_context(ctx)?,
                 "solver" => cfg.solver = parse_bool(value).with_context(ctx)?,
                 "wincheck" | "win_check" => cfg.win_check = parse_bool(value).with_context(ctx)?,
-                "threats" => cfg.threats = parse_bool(value).with_context(ctx)?,
+                "threats" => match parse_bool(value) {
+                    Ok(on) => cfg.threats = on,
+                    Err(_) => {
+                        cfg.threats = true;
+                        cfg.threat_visits = value.parse().with_context(ctx)?;
+                    }
+                },
                 "reuse" => cfg.reuse = parse_bool(value).with_context(ctx)?,
                 "rave" => {
                     cfg.rave = match parse_bool(value) {
@@ -247,6 +256,7 @@ impl EngineConfig {
             solver: self.solver,
             win_check: self.win_check,
             threats: self.threats,
+            threat_visits: self.threat_visits,
             rave: self.rave,
             playout: Playout {
                 win: self.pwin,

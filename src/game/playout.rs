@@ -120,8 +120,9 @@ impl Position {
             }
             if block_tries > 0 {
                 if let Some(t) = self.threat() {
+                    let region = self.defence_region(t);
                     for tries in 1..=block_tries {
-                        if self.may_stop(t, p) {
+                        if self.may_stop(region, p) {
                             let mut q = *self;
                             if q.place_and_judge(p) || q.winning_move().is_none() {
                                 // (A win for the mover ends the game: nothing to fear.)

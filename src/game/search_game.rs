@@ -2,6 +2,7 @@
 
 use rand::RngCore;
 
+use super::bitboard::Volume;
 use super::player::Status;
 use super::playout::PlayoutRules;
 use super::position::Position;
@@ -18,6 +19,8 @@ fn outcome(s: Status) -> Option<Outcome> {
 
 impl Game for Position {
     type Move = Placement;
+    /// The cells a defence must touch ([`Position::defence_region`]).
+    type Threat = Volume;
     const MOVE_SPACE: usize = PLACEMENT_COUNT;
 
     #[inline(always)]
@@ -80,12 +83,12 @@ impl Game for Position {
         Position::winning_move(self)
     }
 
-    fn threat(&self) -> Option<Placement> {
-        Position::threat(self)
+    fn threat(&self) -> Option<Volume> {
+        Position::threat(self).map(|t| self.defence_region(t))
     }
 
     #[inline]
-    fn may_stop(&self, threat: Placement, mv: Placement) -> bool {
-        Position::may_stop(self, threat, mv)
+    fn may_stop(&self, region: &Volume, mv: Placement) -> bool {
+        Position::may_stop(self, *region, mv)
     }
 }

@@ -83,18 +83,27 @@ impl Position {
         self.with_turn_passed().winning_move()
     }
 
-    /// False when placement `mv` of the side to move surely leaves the
-    /// opponent's winning placement `threat` on the board: `mv` takes none of
-    /// its cells (so it stays legal: support only grows) and covers no
-    /// opponent cube (so every opponent cube stays visible, and the bridge
-    /// `threat` completes stays). True does not mean `mv` stops it.
-    #[inline]
-    pub fn may_stop(&self, threat: Placement, mv: Placement) -> bool {
-        let c = &mv.entry().cells.0;
-        let opp = &self.cubes(self.to_move().other()).0;
-        let takes_a_cell = threat.entry().cells.intersects(mv.entry().cells);
-        let covers = c[1] & opp[0] | c[2] & (opp[0] | opp[1]) != 0;
-        takes_a_cell || covers
+    /// The cells a placement must occupy to have a chance of stopping
+    /// the opponent's winning placement `threat` (from [`Position::threat`]):
+    /// the threat's own cells, and every cell above an opponent cube linked
+    /// to it. A placement that misses this region leaves the threat on the
+    /// board: it stays legal (support only grows) and its bridge stays
+    /// (a chain completed through `threat` runs through cubes linked to it,
+    /// and none of them gets covered).
+    pub fn defence_region(&self, threat: Placement) -> Volume {
+        let me = self.to_move();
+        let w = threat.entry().cells;
+        let opp_visible = visible(self.cubes(me.other()), self.cubes(me));
+        let chain = flood(opp_visible | w, w).0;
+        Volume([w.0[0], w.0[1] | chain[0], w.0[2] | chain[0] | chain[1]])
+    }
+
+    /// False when placement `mv` surely leaves the threat whose
+    /// [`Position::defence_region`] is `region` on the board. True does not
+    /// mean `mv` stops it.
+    #[inline(always)]
+    pub fn may_stop(&self, region: Volume, mv: Placement) -> bool {
+        mv.entry().cells.intersects(region)
     }
 
     /// Calls `f` with winning placements while it returns true.
@@ -232,7 +241,8 @@ mod tests {
                         threatened += 1;
                         let mut list = MoveList::new();
                         pos.legal_moves(&mut list);
-                        for &m in list.iter().filter(|&&m| !pos.may_stop(t, m)) {
+                        let region = pos.defence_region(t);
+                        for &m in list.iter().filter(|&&m| !pos.may_stop(region, m)) {
                             filtered += 1;
                             let mut after = pos;
                             after.play(m);

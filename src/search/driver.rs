@@ -28,6 +28,9 @@ use super::worker::Worker;
 /// spare room in child blocks, max-trees); 32 leaves some margin.
 pub const DEFAULT_NODE_CAP: usize = (1 << 30) / 32;
 
+/// The visit count at which [`SearchConfig::threat_visits`] checks a node.
+pub const DEFAULT_THREAT_VISITS: u32 = 16;
+
 /// How to search.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchConfig {
@@ -51,6 +54,9 @@ pub struct SearchConfig {
     /// others are never added, and a node where no move stops them is
     /// proven lost. Needs `win_check`.
     pub threats: bool,
+    /// With `threats`: a node is checked for threats once it has this
+    /// many visits (1: at its first expansion).
+    pub threat_visits: u32,
     /// RAVE (all-moves-as-first) weight `k`: a child's value is blended
     /// with its AMAF value by `beta = k / (k + visits)`; 0 turns RAVE off.
     pub rave: f32,
@@ -70,6 +76,7 @@ impl Default for SearchConfig {
             solver: true,
             win_check: true,
             threats: false,
+            threat_visits: DEFAULT_THREAT_VISITS,
             rave: 0.0,
             playout: Playout::SHIPPED,
             top_moves: 10,

@@ -72,6 +72,9 @@ pub trait Game: Clone + Send + Sync {
     /// A move: small, copyable and comparable.
     type Move: Copy + Eq + Debug + Send + Sync;
 
+    /// What [`Game::threat`] reports (`()` for games without threat tests).
+    type Threat: Copy + Send + Sync;
+
     /// Every move has an id below this bound (Caminos: 2,497 placements).
     /// Lets the search keep per-move statistics in flat arrays and walk the
     /// untried moves of a node in a shuffled id order instead of storing them.
@@ -133,17 +136,18 @@ pub trait Game: Clone + Send + Sync {
         None
     }
 
-    /// A move with which the opponent of the side to move would win at
-    /// once if it were their turn: a threat the side to move must stop.
-    /// The default says "don't know" (no threat-aware search).
-    fn threat(&self) -> Option<Self::Move> {
+    /// If the opponent of the side to move could win at once were it their
+    /// turn, what the side to move must answer (a game-defined summary, for
+    /// [`Game::may_stop`]). The default says "don't know" (no threat-aware
+    /// search).
+    fn threat(&self) -> Option<Self::Threat> {
         None
     }
 
     /// A cheap filter for moves against `threat` (from [`Game::threat`]):
-    /// false only when `mv` surely leaves the opponent that win. The search
+    /// false only when `mv` surely leaves the opponent a win. The search
     /// plays the moves that pass it and checks for an immediate win.
-    fn may_stop(&self, threat: Self::Move, mv: Self::Move) -> bool {
+    fn may_stop(&self, threat: &Self::Threat, mv: Self::Move) -> bool {
         let _ = (threat, mv);
         true
     }

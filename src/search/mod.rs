@@ -45,7 +45,7 @@ pub mod toy;
 mod tree;
 mod worker;
 
-pub use driver::{DEFAULT_NODE_CAP, SearchConfig, Searcher};
+pub use driver::{DEFAULT_NODE_CAP, DEFAULT_THREAT_VISITS, SearchConfig, Searcher};
 pub use game::{Game, Outcome, Playout, Side};
 pub use limits::Limits;
 pub use policy::Uct;

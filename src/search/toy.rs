@@ -53,6 +53,7 @@ impl TicTacToe {
 
 impl Game for TicTacToe {
     type Move = u8;
+    type Threat = ();
     const MOVE_SPACE: usize = 9;
 
     fn move_id(mv: u8) -> usize {
@@ -191,6 +192,7 @@ impl<const N: usize> Hex<N> {
 
 impl<const N: usize> Game for Hex<N> {
     type Move = u8;
+    type Threat = ();
     const MOVE_SPACE: usize = N * N;
 
     fn move_id(mv: u8) -> usize {

@@ -55,28 +55,40 @@ impl Node {
     /// Flag in `cap`: the opponent of the side to move here threatens to
     /// win at once, so only moves that stop every such threat are children.
     const THREATENED: u8 = 0x80;
+    /// Flag in `cap`: the node was checked for threats.
+    const THREATS_CHECKED: u8 = 0x40;
+    const FLAGS: u8 = Self::THREATENED | Self::THREATS_CHECKED;
 
     /// Capacity of the child block, as a power of two.
     #[inline]
     pub fn cap_log2(&self) -> u8 {
-        self.cap & !Self::THREATENED
+        self.cap & !Self::FLAGS
     }
 
     #[inline]
     fn set_cap_log2(&mut self, log2: u8) {
-        self.cap = (self.cap & Self::THREATENED) | log2;
+        self.cap = (self.cap & Self::FLAGS) | log2;
+    }
+
+    /// Whether the node was checked for threats.
+    #[inline]
+    pub fn threats_checked(&self) -> bool {
+        self.cap & Self::THREATS_CHECKED != 0
+    }
+
+    /// Records the threat check: `threatened` if the opponent threatens.
+    #[inline]
+    pub fn set_threats_checked(&mut self, threatened: bool) {
+        self.cap |= Self::THREATS_CHECKED;
+        if threatened {
+            self.cap |= Self::THREATENED;
+        }
     }
 
     /// Whether the side to move here faces an immediate threat.
     #[inline]
     pub fn threatened(&self) -> bool {
         self.cap & Self::THREATENED != 0
-    }
-
-    /// Marks the side to move here as facing an immediate threat.
-    #[inline]
-    pub fn set_threatened(&mut self) {
-        self.cap |= Self::THREATENED;
     }
 
     fn new(mv: u16) -> Self {

@@ -39,7 +39,7 @@ enum Expansion {
 /// Whether `mv` (legal for the side to move in `game`, which faces the
 /// opponent's winning `threat`) leaves the opponent no win in one.
 #[inline]
-fn stops<G: Game>(game: &G, threat: G::Move, mv: G::Move) -> bool {
+fn stops<G: Game>(game: &G, threat: &G::Threat, mv: G::Move) -> bool {
     if !game.may_stop(threat, mv) {
         return false;
     }
@@ -65,6 +65,8 @@ pub(crate) struct Worker<G: Game> {
     /// At nodes where the opponent threatens to win at once, search only
     /// the moves that stop every threat.
     threats: bool,
+    /// Visits a node needs before it is checked for threats.
+    threat_visits: u32,
     /// RAVE constant (0: off).
     rave: f32,
     playout: Playout,
@@ -97,6 +99,7 @@ impl<G: Game> Worker<G> {
             solver: config.solver,
             win_check: config.solver && config.win_check,
             threats: config.solver && config.win_check && config.threats,
+            threat_visits: config.threat_visits,
             rave: config.rave.max(0.0),
             playout: config.playout,
             played: Vec::with_capacity(128),
@@ -343,21 +346,23 @@ impl<G: Game> Worker<G> {
     /// play it out.
     fn expand(&mut self, node: u32, salt: u64, game: &mut G, side: Side) -> Expansion {
         let n = *self.tree.node(node);
-        if n.len == 0 && n.cursor == 0 {
-            // First expansion: an immediate win settles the node at once.
-            if self.win_check {
-                if let Some(m) = game.winning_move() {
-                    let child = self.add_child(node, G::move_id(m));
-                    self.tree.node_mut(child).proof = Proof::Win;
-                    self.path.push(child);
-                    self.movers.push(side);
-                    self.propagate();
-                    return Expansion::Done(Outcome::Win(side));
-                }
+        // First expansion: an immediate win settles the node at once.
+        if self.win_check && n.len == 0 && n.cursor == 0 {
+            if let Some(m) = game.winning_move() {
+                let child = self.add_child(node, G::move_id(m));
+                self.tree.node_mut(child).proof = Proof::Win;
+                self.path.push(child);
+                self.movers.push(side);
+                self.propagate();
+                return Expansion::Done(Outcome::Win(side));
             }
-            if self.threats && game.threat().is_some() {
-                self.tree.node_mut(node).set_threatened();
-            }
+        }
+        if self.threats && !n.threats_checked() && (n.visits >= self.threat_visits || node == ROOT)
+        {
+            // Only at the root and nodes visited this often: the test costs
+            // about as much as a playout, and most nodes are seldom visited.
+            let threatened = game.threat().is_some();
+            self.tree.node_mut(node).set_threats_checked(threatened);
         }
         // Facing a threat, a move that leaves the opponent a win in one is
         // lost: below the root it never becomes a child (no node, no
@@ -374,7 +379,7 @@ impl<G: Game> Worker<G> {
             let mv = G::move_from_id(id);
             game.is_legal(mv)
                 && match threat {
-                    Some(t) if !at_root => stops(game, t, mv),
+                    Some(t) if !at_root => stops(game, &t, mv),
                     _ => true,
                 }
         });
@@ -398,7 +403,7 @@ impl<G: Game> Worker<G> {
         self.path.push(child);
         self.movers.push(side);
         if let Some(t) = threat {
-            if at_root && !stops(game, t, mv) {
+            if at_root && !stops(game, &t, mv) {
                 self.tree.node_mut(child).proof = Proof::Loss;
                 self.propagate();
                 self.path.pop();

@@ -16,7 +16,7 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::game::{Placement, Position, Status, below};
-use crate::search::{Limits, Playout, Report, SearchConfig, Searcher, Uct};
+use crate::search::{DEFAULT_THREAT_VISITS, Limits, Playout, Report, SearchConfig, Searcher, Uct};
 
 /// The RAVE weight `rave=on` stands for.
 pub const DEFAULT_RAVE: f32 = 300.0;
@@ -41,6 +41,8 @@ pub struct EngineConfig {
     pub threats: bool,
     /// Visits before a node is checked for threats.
     pub threat_visits: u32,
+    /// Expand placements off the bottom perimeter first.
+    pub rim_last: bool,
     /// Keep the tree between moves.
     pub reuse: bool,
     /// RAVE weight (0: off).
@@ -71,6 +73,7 @@ impl Default for EngineConfig {
             win_check: s.win_check,
             threats: s.threats,
             threat_visits: s.threat_visits,
+            rim_last: s.early_first,
             reuse: true,
             rave: s.rave,
             pwin: s.playout.win,
@@ -102,7 +105,11 @@ impl EngineConfig {
         ),
         (
             "threats",
-            "on|off|N: where the opponent threatens to win at once, search only moves that stop it; checked at nodes with N visits (on = 16; default off)",
+            "on|off|N: where the opponent threatens to win at once, search only moves that stop it; checked at nodes with N visits (on = 16; default 16)",
+        ),
+        (
+            "rimlast",
+            "on|off: every node expands placements off the bottom perimeter first (default off)",
         ),
         ("reuse", "on|off: keep the tree between moves (default on)"),
         ("rave", "RAVE weight k, on (=300) or off (default off)"),
@@ -141,6 +148,8 @@ impl EngineConfig {
             pwin: false,
             pblock: 0,
             prim: 0,
+            threat_visits: DEFAULT_THREAT_VISITS,
+            rim_last: false,
             ..EngineConfig::default()
         }
     }
@@ -180,6 +189,7 @@ impl EngineConfig {
                         cfg.threat_visits = value.parse().with_context(ctx)?;
                     }
                 },
+                "rimlast" => cfg.rim_last = parse_bool(value).with_context(ctx)?,
                 "reuse" => cfg.reuse = parse_bool(value).with_context(ctx)?,
                 "rave" => {
                     cfg.rave = match parse_bool(value) {
@@ -257,6 +267,7 @@ impl EngineConfig {
             win_check: self.win_check,
             threats: self.threats,
             threat_visits: self.threat_visits,
+            early_first: self.rim_last,
             rave: self.rave,
             playout: Playout {
                 win: self.pwin,

@@ -83,6 +83,14 @@ impl Game for Position {
         Position::winning_move(self)
     }
 
+    /// Placements that add nothing to the mover's bottom-perimeter count
+    /// come first; a perimeter piece counts against its owner when the
+    /// game ends without a bridge.
+    #[inline]
+    fn expand_early(mv: Placement) -> bool {
+        !mv.entry().on_perimeter
+    }
+
     fn threat(&self) -> Option<Volume> {
         Position::threat(self).map(|t| self.defence_region(t))
     }

@@ -57,6 +57,9 @@ pub struct SearchConfig {
     /// With `threats`: a node is checked for threats once it has this
     /// many visits (1: at its first expansion).
     pub threat_visits: u32,
+    /// Expand the moves [`Game::expand_early`] marks first, at every node,
+    /// then the others.
+    pub early_first: bool,
     /// RAVE (all-moves-as-first) weight `k`: a child's value is blended
     /// with its AMAF value by `beta = k / (k + visits)`; 0 turns RAVE off.
     pub rave: f32,
@@ -75,8 +78,9 @@ impl Default for SearchConfig {
             node_cap: DEFAULT_NODE_CAP,
             solver: true,
             win_check: true,
-            threats: false,
+            threats: true,
             threat_visits: DEFAULT_THREAT_VISITS,
+            early_first: false,
             rave: 0.0,
             playout: Playout::SHIPPED,
             top_moves: 10,

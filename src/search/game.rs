@@ -136,6 +136,14 @@ pub trait Game: Clone + Send + Sync {
         None
     }
 
+    /// Whether the search should try `mv` before the moves for which this
+    /// is false, at every node (with [`crate::search::SearchConfig::early_first`]).
+    /// The default: every move is early (one plain pass).
+    fn expand_early(mv: Self::Move) -> bool {
+        let _ = mv;
+        true
+    }
+
     /// If the opponent of the side to move could win at once were it their
     /// turn, what the side to move must answer (a game-defined summary, for
     /// [`Game::may_stop`]). The default says "don't know" (no threat-aware

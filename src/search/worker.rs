@@ -104,7 +104,7 @@ impl<G: Game> Worker<G> {
             playout: config.playout,
             played: Vec::with_capacity(128),
             seen: [vec![0; words], vec![0; words]],
-            order: MoveOrder::new(G::MOVE_SPACE),
+            order: MoveOrder::new(G::MOVE_SPACE, config.early_first),
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             root_salt: mix(seed ^ 0x5EED),
             node_cap: node_cap.max(1),
@@ -375,7 +375,8 @@ impl<G: Game> Worker<G> {
         };
         let at_root = node == ROOT;
         let mut cursor = u32::from(n.cursor);
-        let found = self.order.next(salt, &mut cursor, |id| {
+        let early = |id| G::expand_early(G::move_from_id(id));
+        let found = self.order.next(salt, &mut cursor, early, |id| {
             let mv = G::move_from_id(id);
             game.is_legal(mv)
                 && match threat {

@@ -492,6 +492,27 @@ mod tests {
     }
 
     #[test]
+    fn playout_and_threat_keys() {
+        let b = EngineConfig::parse("baseline").unwrap();
+        assert!(!b.pwin && b.prim == 0 && !b.threats && !b.rim_last && b.pblock == 0);
+        let sb = b.search_config(1);
+        assert!(sb.playout.is_uniform() && !sb.threats && !sb.early_first);
+        let d = EngineConfig::default().search_config(1);
+        assert_eq!(d.playout, Playout::SHIPPED);
+        assert!(d.threats && d.threat_visits == DEFAULT_THREAT_VISITS);
+        let x = EngineConfig::parse("threats=off,prim=30,rimlast=on,pwin=off").unwrap();
+        let sx = x.search_config(1);
+        assert!(!sx.threats && sx.early_first && !sx.playout.win);
+        assert_eq!(sx.playout.shun, 30);
+        let t = EngineConfig::parse("baseline,threats=4").unwrap();
+        assert!(t.threats && t.threat_visits == 4);
+        // threats need the solver, which the baseline lacks.
+        assert!(!t.search_config(1).solver);
+        assert!(EngineConfig::parse("prim=101").is_err());
+        assert!(EngineConfig::parse("threats=maybe").is_err());
+    }
+
+    #[test]
     fn a_game_between_tiny_engines_finishes_with_fair_colours() {
         let a = EngineConfig::parse("iterations=50").unwrap();
         let b = EngineConfig::parse("baseline,iterations=50").unwrap();

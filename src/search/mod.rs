@@ -27,6 +27,11 @@
 //!   move into a node.
 //! - MCTS-Solver (`solver.rs`): proven wins and losses, with
 //!   [`Game::winning_move`] checked before a node's first expansion.
+//! - Threat-aware expansion: once a node has a few visits it is checked for
+//!   the opponent's win in one ([`Game::threat`]); there, only moves that
+//!   stop it become children, and a node with none is proven lost.
+//! - Playouts by [`Game::policy_playout`] with a [`Playout`] policy
+//!   (Caminos: take wins, shun the bottom perimeter).
 //! - Root parallelism: one independent tree per thread, root statistics
 //!   summed per move at the end.
 //! - Memory: 24-byte nodes in `u32`-indexed arenas, about 29 bytes per node

@@ -79,8 +79,7 @@ impl Position {
     ///   bridge ([`Position::threat`]), a random placement that does not stop
     ///   it is redrawn, up to `block_tries` draws in all (the last draw is
     ///   played whatever it allows). Draws that [`Position::may_stop`] rules
-    ///   out cost no trial placement.
-    ///
+    ///   out cost no trial placement;
     /// - `rim_redraw`: a placement on the bottom perimeter is redrawn once
     ///   with this percent chance.
     ///

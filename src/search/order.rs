@@ -33,10 +33,16 @@ impl MoveOrder {
         while !is_prime(p) {
             p += 1;
         }
+        let passes = if early_first { 2 } else { 1 };
+        // Node cursors are `u16`.
+        assert!(
+            p * passes <= u32::from(u16::MAX),
+            "move space {space} too large for two passes"
+        );
         MoveOrder {
             p,
             space: space as u32,
-            passes: if early_first { 2 } else { 1 },
+            passes,
         }
     }
 

@@ -46,7 +46,7 @@ pub(crate) struct Node {
     /// Steps taken along this node's move order (see `order.rs`).
     pub cursor: u16,
     /// Capacity of the child block as a power of two (low bits), and the
-    /// [`Node::THREATENED`] flag.
+    /// threat flags ([`Node::THREATENED`], [`Node::THREATS_CHECKED`]).
     cap: u8,
     pub proof: Proof,
 }
@@ -351,5 +351,22 @@ mod tests {
         let kids: Vec<(u16, u32)> = e.children(ROOT).iter().map(|n| (n.mv, n.visits)).collect();
         assert_eq!(kids, [(10, 10), (11, 11), (12, 12)]);
         assert_eq!(e.children(e.node(ROOT).first)[0].mv, 20);
+    }
+
+    #[test]
+    fn threat_flags_survive_block_growth_and_extraction() {
+        let mut t = Tree::new(0);
+        t.node_mut(ROOT).set_threats_checked(true);
+        for mv in 0..5 {
+            t.add_child(ROOT, mv);
+        }
+        let root = t.node(ROOT);
+        assert!(root.threats_checked() && root.threatened());
+        assert_eq!(root.cap_log2(), 3, "5 children live in a block of 8");
+        let first = root.first;
+        t.node_mut(first).set_threats_checked(false);
+        let e = t.extract(first);
+        assert!(e.node(ROOT).threats_checked() && !e.node(ROOT).threatened());
+        assert!(!t.node(first + 1).threats_checked());
     }
 }

@@ -357,19 +357,23 @@ impl<G: Game> Worker<G> {
                 return Expansion::Done(Outcome::Win(side));
             }
         }
-        if self.threats && !n.threats_checked() && (n.visits >= self.threat_visits || node == ROOT)
-        {
-            // Only at the root and nodes visited this often: the test costs
-            // about as much as a playout, and most nodes are seldom visited.
-            let threatened = game.threat().is_some();
-            self.tree.node_mut(node).set_threats_checked(threatened);
-        }
         // Facing a threat, a move that leaves the opponent a win in one is
         // lost: below the root it never becomes a child (no node, no
         // misleading playout); the root keeps it as a proven loss, so a
         // lost root still has moves to report.
-        let threat = if self.tree.node(node).threatened() {
+        let threat = if n.threatened() {
             game.threat()
+        } else if self.threats
+            && !n.threats_checked()
+            && (n.visits >= self.threat_visits || node == ROOT)
+        {
+            // Only at the root and nodes visited this often: the test costs
+            // about as much as a playout, and most nodes are seldom visited.
+            let threat = game.threat();
+            self.tree
+                .node_mut(node)
+                .set_threats_checked(threat.is_some());
+            threat
         } else {
             None
         };

@@ -39,7 +39,21 @@ enum Command {
     Tactics(cli::tactics_cmd::TacticsArgs),
 }
 
+/// Lets the program end quietly, as other Unix tools do, when the reader of
+/// its output goes away (`cabra perft -d 1 --divide | head`): Rust ignores
+/// SIGPIPE, so `println!` would panic on the closed pipe instead.
+#[cfg(unix)]
+fn restore_default_sigpipe() {
+    // SAFETY: called first thing in `main`, before any other thread exists;
+    // SIG_DFL is a valid action for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    #[cfg(unix)]
+    restore_default_sigpipe();
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Check(a) => cli::check::run(a),

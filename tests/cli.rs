@@ -363,3 +363,29 @@ fn help_for_each_subcommand() {
         );
     }
 }
+
+/// A reader that stops reading early (`cabra perft -d 1 --divide | head`)
+/// ends the program quietly, not with a panic on the closed pipe.
+#[test]
+fn a_closed_output_pipe_is_not_a_panic() {
+    use std::io::Write;
+    use std::process::Stdio;
+    // `play` answers each command it reads: commands sent after the read
+    // end is closed are sure to meet the closed pipe.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cabra"))
+        .arg("play")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cabra runs");
+    drop(child.stdout.take());
+    let mut input = child.stdin.take().unwrap();
+    // The program may be gone by the second line: ignore that error.
+    let _ = input.write_all(b"help\nshow\nhelp\n");
+    drop(input);
+    let out = child.wait_with_output().expect("cabra ends");
+    let err = stderr(&out);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!out.status.success(), "the writes failed, so not a success");
+}

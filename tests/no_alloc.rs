@@ -1,12 +1,13 @@
 //! The hot paths allocate nothing: legal moves, play, undo, the bridge test,
-//! random moves, whole playouts (uniform and tactical) and the win and
+//! random moves, whole playouts (uniform and tactical, with reply lookups) and the win and
 //! threat tests. A counting global allocator watches a
 //! seeded workload (this test binary has only this one test, so no other
 //! thread allocates while it counts).
 
 mod common;
 
-use cabra::game::{MoveList, Player, PlayoutRules, Position, table};
+use cabra::game::{MoveList, Placement, Player, PlayoutRules, Position, table};
+use cabra::search::{Outcome, Replies};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -19,6 +20,9 @@ fn hot_paths_do_not_allocate() {
     let _ = table();
     let mut list = Box::new(MoveList::new());
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(42);
+    // A reply table with some entries, for the playout's reply lookups.
+    let mut replies = Replies::new(table().entries.len());
+    replies.learn(0, &[0, 10, 20, 30, 40, 50], Outcome::Win(1));
 
     let before = common::allocations();
     let mut checked = 0u64;
@@ -46,7 +50,11 @@ fn hot_paths_do_not_allocate() {
             rim_redraw: 50,
         };
         let mut tactical = Position::new();
-        tactical.policy_playout(&mut rng, rules, |_| checked += 1);
+        let reply = |mover: Player, previous: Placement| {
+            let id = replies.get(mover.index() as u8, previous.index())?;
+            Some(Placement(id as u16))
+        };
+        tactical.policy_playout(&mut rng, rules, Some(Placement(0)), reply, |_| checked += 1);
         checked += pos.threat().is_some() as u64 + pos.winning_move().is_some() as u64;
     }
     let after = common::allocations();

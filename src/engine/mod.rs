@@ -43,6 +43,8 @@ pub struct EngineConfig {
     pub threat_visits: u32,
     /// Expand placements off the bottom perimeter first.
     pub rim_last: bool,
+    /// Virtual lost visits of a new child on the bottom perimeter (0: off).
+    pub rim_prior: u32,
     /// Keep the tree between moves.
     pub reuse: bool,
     /// RAVE weight (0: off).
@@ -53,6 +55,8 @@ pub struct EngineConfig {
     pub pblock: u8,
     /// Percent chance that a playout redraws a placement on the bottom perimeter (0: off).
     pub prim: u8,
+    /// Playouts play the last good reply to the previous placement.
+    pub reply: bool,
     /// Threads (independent trees); `None`: what the caller decides.
     pub threads: Option<usize>,
     /// Per-move limits; `None`: what the caller decides.
@@ -74,11 +78,13 @@ impl Default for EngineConfig {
             threats: s.threats,
             threat_visits: s.threat_visits,
             rim_last: s.early_first,
+            rim_prior: s.late_prior,
             reuse: true,
             rave: s.rave,
             pwin: s.playout.win,
             pblock: s.playout.block,
             prim: s.playout.shun,
+            reply: s.playout.reply,
             threads: None,
             time: None,
             iterations: None,
@@ -111,6 +117,10 @@ impl EngineConfig {
             "rimlast",
             "on|off: every node expands placements off the bottom perimeter first (default off)",
         ),
+        (
+            "rimprior",
+            "N: a new child on the bottom perimeter starts with N virtual lost visits (default 0)",
+        ),
         ("reuse", "on|off: keep the tree between moves (default on)"),
         ("rave", "RAVE weight k, on (=300) or off (default off)"),
         ("pwin", "on|off: playouts take a win in one"),
@@ -121,6 +131,10 @@ impl EngineConfig {
         (
             "prim",
             "0-100: percent chance that a playout redraws a bottom-perimeter placement once",
+        ),
+        (
+            "reply",
+            "on|off: playouts play the last good reply to the previous placement (LGRF)",
         ),
         (
             "threads",
@@ -148,8 +162,10 @@ impl EngineConfig {
             pwin: false,
             pblock: 0,
             prim: 0,
+            reply: false,
             threat_visits: DEFAULT_THREAT_VISITS,
             rim_last: false,
+            rim_prior: 0,
             ..EngineConfig::default()
         }
     }
@@ -190,6 +206,7 @@ impl EngineConfig {
                     }
                 },
                 "rimlast" => cfg.rim_last = parse_bool(value).with_context(ctx)?,
+                "rimprior" => cfg.rim_prior = value.parse().with_context(ctx)?,
                 "reuse" => cfg.reuse = parse_bool(value).with_context(ctx)?,
                 "rave" => {
                     cfg.rave = match parse_bool(value) {
@@ -199,6 +216,7 @@ impl EngineConfig {
                     }
                 }
                 "pwin" => cfg.pwin = parse_bool(value).with_context(ctx)?,
+                "reply" | "lgrf" => cfg.reply = parse_bool(value).with_context(ctx)?,
                 "pblock" => {
                     cfg.pblock = match parse_bool(value) {
                         Ok(false) => 0,
@@ -268,11 +286,13 @@ impl EngineConfig {
             threats: self.threats,
             threat_visits: self.threat_visits,
             early_first: self.rim_last,
+            late_prior: self.rim_prior,
             rave: self.rave,
             playout: Playout {
                 win: self.pwin,
                 block: self.pblock,
                 shun: self.prim,
+                reply: self.reply,
             },
             ..SearchConfig::default()
         }
@@ -510,6 +530,11 @@ mod tests {
         assert!(!t.search_config(1).solver);
         assert!(EngineConfig::parse("prim=101").is_err());
         assert!(EngineConfig::parse("threats=maybe").is_err());
+        let r = EngineConfig::parse("baseline,reply=on")
+            .unwrap()
+            .search_config(1);
+        assert!(r.playout.reply && !r.playout.is_uniform());
+        assert!(EngineConfig::parse("reply=sometimes").is_err());
     }
 
     #[test]

@@ -5,7 +5,7 @@ use rand::RngCore;
 
 use super::bridge;
 use super::movegen::below;
-use super::player::{Status, WinReason};
+use super::player::{Player, Status, WinReason};
 use super::position::Position;
 use super::table::Placement;
 
@@ -81,13 +81,19 @@ impl Position {
     ///   played whatever it allows). Draws that [`Position::may_stop`] rules
     ///   out cost no trial placement;
     /// - `rim_redraw`: a placement on the bottom perimeter is redrawn once
-    ///   with this percent chance.
+    ///   with this percent chance;
+    /// - `reply(mover, previous)`: a placement to play instead of a random
+    ///   one when it is legal (the last good reply to the opponent's
+    ///   previous placement; `last` is the one that led to this position).
+    ///   Return `None` for none.
     ///
     /// Calls `record` with each placement played.
     pub fn policy_playout<R: RngCore + ?Sized>(
         &mut self,
         rng: &mut R,
         rules: PlayoutRules,
+        mut last: Option<Placement>,
+        reply: impl Fn(Player, Placement) -> Option<Placement>,
         mut record: impl FnMut(Placement),
     ) -> Status {
         let PlayoutRules {
@@ -109,14 +115,26 @@ impl Position {
                 }
             }
             no_win_known = false;
-            let Some(mut p) = self.random_move(rng) else {
-                let s = self.perimeter_result();
-                self.set_status(s);
-                return s;
+            let good_reply = last
+                .and_then(|m| reply(self.to_move(), m))
+                .filter(|&r| self.is_legal(r));
+            let mut p = match good_reply {
+                Some(r) => r,
+                None => {
+                    let Some(mut p) = self.random_move(rng) else {
+                        let s = self.perimeter_result();
+                        self.set_status(s);
+                        return s;
+                    };
+                    if rim_redraw > 0
+                        && p.entry().on_perimeter
+                        && below(rng, 100) < u32::from(rim_redraw)
+                    {
+                        p = self.random_move(rng).expect("a move was found before");
+                    }
+                    p
+                }
             };
-            if rim_redraw > 0 && p.entry().on_perimeter && below(rng, 100) < u32::from(rim_redraw) {
-                p = self.random_move(rng).expect("a move was found before");
-            }
             if block_tries > 0 {
                 if let Some(t) = self.threat() {
                     let region = self.defence_region(t);
@@ -138,6 +156,7 @@ impl Position {
             }
             let won = self.place_and_judge(p);
             record(p);
+            last = Some(p);
             if won {
                 return self.status();
             }
@@ -163,9 +182,15 @@ mod tests {
         (0..n)
             .map(|_| {
                 let mut first = None;
-                pos.clone().policy_playout(&mut rng, rules, |p| {
-                    first.get_or_insert(p);
-                });
+                pos.clone().policy_playout(
+                    &mut rng,
+                    rules,
+                    None,
+                    |_, _| None,
+                    |p| {
+                        first.get_or_insert(p);
+                    },
+                );
                 first.unwrap()
             })
             .collect()
@@ -229,5 +254,51 @@ mod tests {
             "{uniform} {shunned}"
         );
         assert!(shunned < uniform - 0.1, "{uniform} {shunned}");
+    }
+
+    /// The placements of one playout from `pos` whose replies come from `reply`.
+    fn replayed(
+        pos: &Position,
+        last: Option<Placement>,
+        reply: impl Fn(Player, Placement) -> Option<Placement>,
+    ) -> Vec<Placement> {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let mut moves = Vec::new();
+        pos.clone()
+            .policy_playout(&mut rng, PlayoutRules::default(), last, reply, |p| {
+                moves.push(p)
+            });
+        moves
+    }
+
+    #[test]
+    fn a_legal_stored_reply_is_played_and_an_illegal_one_is_not() {
+        let start = Position::new();
+        let uniform = replayed(&start, None, |_, _| None);
+        // Whatever the random first placement, player 2 answers it with
+        // the first legal placement the table knows for them.
+        let answer = |first: Placement| {
+            let mut after = start;
+            after.play(first);
+            let mut list = crate::game::MoveList::new();
+            after.legal_moves(&mut list);
+            list[list.len() / 2]
+        };
+        let first = uniform[0];
+        let want = answer(first);
+        let moves = replayed(&start, None, |mover, previous| {
+            (mover == Player::Two && previous == first).then_some(want)
+        });
+        assert_eq!(moves[..2], [first, want]);
+        // `last` is answered too: player 1 answers a "previous" placement.
+        let opening = uniform[3];
+        let moves = replayed(&start, Some(Placement(7)), |mover, previous| {
+            (mover == Player::One && previous == Placement(7)).then_some(opening)
+        });
+        assert_eq!(moves[0], opening);
+        // A reply that is not legal (it overlaps the first placement) is
+        // passed over for a random placement.
+        let moves = replayed(&start, None, |_, previous| Some(previous));
+        assert!(moves.len() > 2 && moves[1] != moves[0]);
     }
 }

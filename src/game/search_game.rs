@@ -3,11 +3,11 @@
 use rand::RngCore;
 
 use super::bitboard::Volume;
-use super::player::Status;
+use super::player::{Player, Status};
 use super::playout::PlayoutRules;
 use super::position::Position;
 use super::table::{PLACEMENT_COUNT, Placement};
-use crate::search::{Game, Outcome, Playout, Side};
+use crate::search::{Game, Outcome, Playout, Replies, Side};
 
 fn outcome(s: Status) -> Option<Outcome> {
     match s {
@@ -68,6 +68,8 @@ impl Game for Position {
         &mut self,
         rng: &mut R,
         policy: Playout,
+        replies: Option<&Replies>,
+        last: Option<usize>,
         record: &mut dyn FnMut(usize),
     ) -> Outcome {
         let rules = PlayoutRules {
@@ -75,7 +77,13 @@ impl Game for Position {
             block_tries: u32::from(policy.block),
             rim_redraw: policy.shun,
         };
-        let s = Position::policy_playout(self, rng, rules, |p| record(p.index()));
+        let last = last.map(|id| Placement(id as u16));
+        let reply = |mover: Player, previous: Placement| {
+            let table = replies?;
+            let id = table.get(mover.index() as Side, previous.index())?;
+            Some(Placement(id as u16))
+        };
+        let s = Position::policy_playout(self, rng, rules, last, reply, |p| record(p.index()));
         outcome(s).expect("a playout ends the game")
     }
 

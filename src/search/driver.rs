@@ -60,6 +60,10 @@ pub struct SearchConfig {
     /// Expand the moves [`Game::expand_early`] marks first, at every node,
     /// then the others.
     pub early_first: bool,
+    /// Prior knowledge: a new child for a move [`Game::expand_early`] does
+    /// not mark starts with this many virtual lost visits, so it must win
+    /// real playouts before the search trusts it (0: off).
+    pub late_prior: u32,
     /// RAVE (all-moves-as-first) weight `k`: a child's value is blended
     /// with its AMAF value by `beta = k / (k + visits)`; 0 turns RAVE off.
     pub rave: f32,
@@ -81,6 +85,7 @@ impl Default for SearchConfig {
             threats: true,
             threat_visits: DEFAULT_THREAT_VISITS,
             early_first: false,
+            late_prior: 0,
             rave: 0.0,
             playout: Playout::SHIPPED,
             top_moves: 10,

@@ -8,6 +8,8 @@ use std::fmt::Debug;
 
 use rand::RngCore;
 
+use super::replies::Replies;
+
 /// One of the two players, as an index: 0 moves first.
 pub type Side = u8;
 
@@ -44,6 +46,9 @@ pub struct Playout {
     /// Percent chance of redrawing (once) a move the game marks as
     /// usually poor ([`Game::policy_playout`] decides which; 0: off).
     pub shun: u8,
+    /// Play the last good reply to the opponent's previous move when it is
+    /// legal ([`Replies`]), instead of a random move.
+    pub reply: bool,
 }
 
 impl Playout {
@@ -55,11 +60,12 @@ impl Playout {
         win: true,
         block: 0,
         shun: 50,
+        reply: false,
     };
 
     /// Whether this is the plain uniform playout.
     pub fn is_uniform(&self) -> bool {
-        !self.win && self.block == 0 && self.shun == 0
+        !self.win && self.block == 0 && self.shun == 0 && !self.reply
     }
 }
 
@@ -107,17 +113,22 @@ pub trait Game: Clone + Send + Sync {
     fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome;
 
     /// A playout by a (possibly) smarter policy, calling `record` with the
-    /// id of every move played (for all-moves-as-first statistics).
-    /// `policy.win`: take an immediate win; `policy.block`: redraw moves
-    /// that allow the opponent an immediate win, up to that many draws.
-    /// The default plays uniformly random moves (and allocates).
+    /// id of every move played (for all-moves-as-first statistics and the
+    /// reply table). `policy.win`: take an immediate win; `policy.block`:
+    /// redraw moves that allow the opponent an immediate win, up to that
+    /// many draws; with `replies`, play the stored reply to the previous
+    /// move (`last` for the first move: the id of the move that led here)
+    /// when it is legal. The default plays uniformly random moves (and
+    /// allocates).
     fn policy_playout<R: RngCore>(
         &mut self,
         rng: &mut R,
         policy: Playout,
+        replies: Option<&Replies>,
+        last: Option<usize>,
         record: &mut dyn FnMut(usize),
     ) -> Outcome {
-        let _ = policy;
+        let _ = (policy, replies, last);
         let mut buf = Vec::new();
         loop {
             if let Some(o) = self.outcome() {

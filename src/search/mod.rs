@@ -31,7 +31,8 @@
 //!   the opponent's win in one ([`Game::threat`]); there, only moves that
 //!   stop it become children, and a node with none is proven lost.
 //! - Playouts by [`Game::policy_playout`] with a [`Playout`] policy
-//!   (Caminos: take wins, shun the bottom perimeter).
+//!   (Caminos: take wins, shun the bottom perimeter), optionally playing
+//!   the last good reply to the previous move (`replies.rs`).
 //! - Root parallelism: one independent tree per thread, root statistics
 //!   summed per move at the end.
 //! - Memory: 24-byte nodes in `u32`-indexed arenas, about 29 bytes per node
@@ -44,6 +45,7 @@ pub mod limits;
 mod maxtree;
 pub mod order;
 pub mod policy;
+pub mod replies;
 pub mod report;
 mod solver;
 pub mod toy;
@@ -54,4 +56,5 @@ pub use driver::{DEFAULT_NODE_CAP, DEFAULT_THREAT_VISITS, SearchConfig, Searcher
 pub use game::{Game, Outcome, Playout, Side};
 pub use limits::Limits;
 pub use policy::Uct;
+pub use replies::Replies;
 pub use report::{MoveStats, Proven, Report};

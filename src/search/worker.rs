@@ -13,6 +13,7 @@ use super::limits::{CHECK_INTERVAL, Stopper};
 use super::maxtree::MaxTrees;
 use super::order::{MoveOrder, child_salt, mix};
 use super::policy::{Tables, Uct};
+use super::replies::Replies;
 use super::solver;
 use super::tree::{NONE, Node, Proof, ROOT, Tree};
 
@@ -67,11 +68,19 @@ pub(crate) struct Worker<G: Game> {
     threats: bool,
     /// Visits a node needs before it is checked for threats.
     threat_visits: u32,
+    /// Virtual lost visits of new children for moves the game does not
+    /// mark early.
+    late_prior: u32,
     /// RAVE constant (0: off).
     rave: f32,
     playout: Playout,
-    /// Move ids of the current playout (when they are needed for RAVE).
+    /// Move ids of the current playout (when RAVE or the replies need them).
     played: Vec<u16>,
+    /// Last good replies, learned from every iteration (when the playout
+    /// policy uses them).
+    replies: Option<Replies>,
+    /// The moves of the current iteration, tree and playout, for `replies`.
+    line: Vec<u16>,
     /// Per side, the moves made below the node being backed up (bitsets).
     seen: [Vec<u64>; 2],
     order: MoveOrder,
@@ -100,9 +109,12 @@ impl<G: Game> Worker<G> {
             win_check: config.solver && config.win_check,
             threats: config.solver && config.win_check && config.threats,
             threat_visits: config.threat_visits,
+            late_prior: config.late_prior,
             rave: config.rave.max(0.0),
             playout: config.playout,
             played: Vec::with_capacity(128),
+            replies: config.playout.reply.then(|| Replies::new(G::MOVE_SPACE)),
+            line: Vec::with_capacity(128),
             seen: [vec![0; words], vec![0; words]],
             order: MoveOrder::new(G::MOVE_SPACE, config.early_first),
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
@@ -281,12 +293,39 @@ impl<G: Game> Worker<G> {
             return game.random_playout(&mut self.rng);
         }
         let played = &mut self.played;
-        let record = self.rave > 0.0;
-        game.policy_playout(&mut self.rng, self.playout, &mut |id| {
-            if record {
-                played.push(id as u16);
-            }
-        })
+        let record = self.rave > 0.0 || self.replies.is_some();
+        // The move into the leaf, which the first playout move answers.
+        let last = match self.path.len() {
+            1 => None,
+            len => Some(usize::from(self.tree.node(self.path[len - 1]).mv)),
+        };
+        game.policy_playout(
+            &mut self.rng,
+            self.playout,
+            self.replies.as_ref(),
+            last,
+            &mut |id| {
+                if record {
+                    played.push(id as u16);
+                }
+            },
+        )
+    }
+
+    /// Teaches the reply table the moves of this iteration, from the
+    /// root's first move on.
+    fn learn_replies(&mut self, outcome: Outcome) {
+        let Some(replies) = self.replies.as_mut() else {
+            return;
+        };
+        self.line.clear();
+        for &i in &self.path[1..] {
+            self.line.push(self.tree.nodes[i as usize].mv);
+        }
+        self.line.extend_from_slice(&self.played);
+        // The player who moved into the root's child moved first.
+        let first = 1 - self.movers[0];
+        replies.learn(first, &self.line, outcome);
     }
 
     /// All-moves-as-first updates: every child of a path node whose move
@@ -405,6 +444,9 @@ impl<G: Game> Worker<G> {
         };
         let child = self.add_child(node, id);
         let mv = G::move_from_id(id);
+        if self.late_prior > 0 && !G::expand_early(mv) {
+            self.tree.node_mut(child).visits = self.late_prior;
+        }
         self.path.push(child);
         self.movers.push(side);
         if let Some(t) = threat {
@@ -459,6 +501,7 @@ impl<G: Game> Worker<G> {
     /// Adds the playout's result to every node of the path, each from the
     /// point of view of the player who moved into it.
     fn backup(&mut self, outcome: Outcome) {
+        self.learn_replies(outcome);
         if self.rave > 0.0 {
             let leaf = self.movers[self.movers.len() - 1];
             self.backup_amaf(outcome, 1 - leaf);

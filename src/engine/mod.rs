@@ -134,7 +134,7 @@ impl EngineConfig {
         ),
         (
             "reply",
-            "on|off: playouts play the last good reply to the previous placement (LGRF)",
+            "on|off: playouts play the last good reply to the previous placement (LGRF; default on)",
         ),
         (
             "threads",

@@ -53,14 +53,15 @@ pub struct Playout {
 
 impl Playout {
     /// The playouts of the engine as shipped (measured in docs/STRENGTH.md):
-    /// take immediate wins, and redraw half of the placements the game
-    /// marks as usually poor (Caminos: those adding a bottom-perimeter
-    /// piece, which count against their owner when nobody bridges).
+    /// take immediate wins, play the last good reply to the previous move,
+    /// and redraw half of the placements the game marks as usually poor
+    /// (Caminos: those adding a bottom-perimeter piece, which count
+    /// against their owner when nobody bridges).
     pub const SHIPPED: Playout = Playout {
         win: true,
         block: 0,
         shun: 50,
-        reply: false,
+        reply: true,
     };
 
     /// Whether this is the plain uniform playout.

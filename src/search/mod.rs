@@ -31,8 +31,8 @@
 //!   the opponent's win in one ([`Game::threat`]); there, only moves that
 //!   stop it become children, and a node with none is proven lost.
 //! - Playouts by [`Game::policy_playout`] with a [`Playout`] policy
-//!   (Caminos: take wins, shun the bottom perimeter), optionally playing
-//!   the last good reply to the previous move (`replies.rs`).
+//!   (Caminos: take wins, play the last good reply to the previous move
+//!   (`replies.rs`), shun the bottom perimeter).
 //! - Root parallelism: one independent tree per thread, root statistics
 //!   summed per move at the end.
 //! - Memory: 24-byte nodes in `u32`-indexed arenas, about 29 bytes per node

@@ -275,8 +275,8 @@ mod tests {
     fn a_legal_stored_reply_is_played_and_an_illegal_one_is_not() {
         let start = Position::new();
         let uniform = replayed(&start, None, |_, _| None);
-        // Whatever the random first placement, player 2 answers it with
-        // the first legal placement the table knows for them.
+        // Told to, player 2 answers the (random) first placement with a
+        // given legal placement: the middle one of its legal list.
         let answer = |first: Placement| {
             let mut after = start;
             after.play(first);

@@ -77,11 +77,12 @@ impl Game for Position {
             block_tries: u32::from(policy.block),
             rim_redraw: policy.shun,
         };
-        let last = last.map(|id| Placement(id as u16));
+        let last = last.map(Self::move_from_id);
         let reply = |mover: Player, previous: Placement| {
             let table = replies?;
-            let id = table.get(mover.index() as Side, previous.index())?;
-            Some(Placement(id as u16))
+            table
+                .get(mover.index() as Side, previous.index())
+                .map(Self::move_from_id)
         };
         let s = Position::policy_playout(self, rng, rules, last, reply, |p| record(p.index()));
         outcome(s).expect("a playout ends the game")

@@ -98,7 +98,7 @@ impl Position {
 
     /// The legal positions of every shape (zero for pieces the mover lacks).
     #[inline(always)]
-    fn shape_masks(&self) -> [u64; SHAPE_COUNT] {
+    pub(super) fn shape_masks(&self) -> [u64; SHAPE_COUNT] {
         let src = self.sources();
         let avail = self.available_mask();
         let mut masks = [0u64; SHAPE_COUNT];

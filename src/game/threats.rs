@@ -5,14 +5,14 @@
 //! one edge (or lies on that edge) and likewise for the opposite edge. Those
 //! two "reach" regions are found with four flood fills; rows (or columns)
 //! too far apart for one piece rule a direction out at once; otherwise each
-//! shape's positions touching both regions are found with masks, and only
-//! those few candidates get the full bridge test.
+//! shape's legal positions touching both regions are found with masks. Every
+//! such position wins, so no candidate needs the full bridge test.
 
 use super::bitboard::{EAST, NORTH, SOUTH, Volume, WEST, spread};
 use super::bridge::{completes_bridge, flood, flood_plan, visible};
 use super::position::Position;
 use super::shape::SHAPE_COUNT;
-use super::shape_masks::{GENS, PIECE_SHAPE_START};
+use super::shape_masks::GENS;
 use super::table::{Placement, table};
 
 /// The cells a new visible cube could occupy and be linked to `f`, plus the
@@ -115,6 +115,7 @@ impl Position {
         let (own, opp) = (self.cubes(me), self.cubes(me.other()));
         let vis = visible(own, opp);
         let mut candidates = [0u64; SHAPE_COUNT];
+        let mut legal = None;
         let mut any = false;
         let cols = vis.columns();
         for (a, b, horizontal) in [(NORTH, SOUTH, true), (WEST, EAST, false)] {
@@ -152,11 +153,12 @@ impl Position {
             if b_near > a_far + 2 {
                 continue;
             }
-            let avail = self.available_mask();
-            for piece in (0..4).filter(|p| avail & (1 << p) != 0) {
-                let shapes = PIECE_SHAPE_START[piece]..PIECE_SHAPE_START[piece + 1];
-                for (s, c) in shapes.clone().zip(&mut candidates[shapes]) {
-                    let m = touching(s, &ra) & touching(s, &rb);
+            // Legal positions by constant-shift masks: no table lookups
+            // for the candidates that would not fit.
+            let legal = legal.get_or_insert_with(|| self.shape_masks());
+            for (s, c) in candidates.iter_mut().enumerate() {
+                if legal[s] != 0 {
+                    let m = legal[s] & touching(s, &ra) & touching(s, &rb);
                     *c |= m;
                     any |= m != 0;
                 }
@@ -165,6 +167,9 @@ impl Position {
         if !any {
             return;
         }
+        // A legal piece with a cube linked to each edge's region joins them:
+        // the mover's visible cubes stay visible and the piece's cubes are
+        // linked to each other, so every candidate wins.
         let t = table();
         for (s, &mask) in candidates.iter().enumerate() {
             let mut m = mask;
@@ -172,9 +177,14 @@ impl Position {
                 let pos = m.trailing_zeros() as usize;
                 m &= m - 1;
                 let p = Placement(t.id_at[s][pos]);
-                if self.is_legal(p) && completes_bridge(own | p.entry().cells, opp, p.entry().cells)
-                {
-                    f(p);
+                debug_assert!(self.is_legal(p));
+                debug_assert!(completes_bridge(
+                    own | p.entry().cells,
+                    opp,
+                    p.entry().cells
+                ));
+                if !f(p) {
+                    return;
                 }
             }
         }

@@ -57,6 +57,9 @@ pub struct EngineConfig {
     pub prim: u8,
     /// Playouts play the last good reply to the previous placement.
     pub reply: bool,
+    /// Percent chance that a playout won by a bridge is scored by the
+    /// perimeter counts at that moment instead (0: off).
+    pub pscore: u8,
     /// Threads (independent trees); `None`: what the caller decides.
     pub threads: Option<usize>,
     /// Per-move limits; `None`: what the caller decides.
@@ -85,6 +88,7 @@ impl Default for EngineConfig {
             pblock: s.playout.block,
             prim: s.playout.shun,
             reply: s.playout.reply,
+            pscore: s.playout.score,
             threads: None,
             time: None,
             iterations: None,
@@ -137,6 +141,10 @@ impl EngineConfig {
             "on|off: playouts play the last good reply to the previous placement (LGRF; default on)",
         ),
         (
+            "pscore",
+            "0-100: percent chance that a playout won by a bridge is scored by the perimeter counts at that moment (default 0)",
+        ),
+        (
             "threads",
             "independent trees (default: the match's --threads)",
         ),
@@ -163,6 +171,7 @@ impl EngineConfig {
             pblock: 0,
             prim: 0,
             reply: false,
+            pscore: 0,
             threat_visits: DEFAULT_THREAT_VISITS,
             rim_last: false,
             rim_prior: 0,
@@ -224,13 +233,8 @@ impl EngineConfig {
                         Err(_) => value.parse().with_context(ctx)?,
                     }
                 }
-                "prim" => {
-                    let n: u8 = value.parse().with_context(ctx)?;
-                    if n > 100 {
-                        bail!("prim is a percentage, 0 to 100 {}", ctx());
-                    }
-                    cfg.prim = n;
-                }
+                "prim" => cfg.prim = parse_percent(value).with_context(ctx)?,
+                "pscore" => cfg.pscore = parse_percent(value).with_context(ctx)?,
                 "threads" => {
                     let n: usize = value.parse().with_context(ctx)?;
                     if n == 0 {
@@ -293,6 +297,7 @@ impl EngineConfig {
                 block: self.pblock,
                 shun: self.prim,
                 reply: self.reply,
+                score: self.pscore,
             },
             ..SearchConfig::default()
         }
@@ -310,6 +315,13 @@ impl EngineConfig {
             l.time = Some(Duration::from_secs(1));
         }
         l
+    }
+}
+
+fn parse_percent(v: &str) -> anyhow::Result<u8> {
+    match v.parse::<u8>() {
+        Ok(n) if n <= 100 => Ok(n),
+        _ => bail!("'{v}' is not a percentage, 0 to 100"),
     }
 }
 
@@ -535,6 +547,10 @@ mod tests {
             .search_config(1);
         assert!(r.playout.reply && !r.playout.is_uniform());
         assert!(EngineConfig::parse("reply=sometimes").is_err());
+        let s = EngineConfig::parse("baseline,pscore=20").unwrap();
+        assert_eq!(s.search_config(1).playout.score, 20);
+        assert!(!s.search_config(1).playout.is_uniform());
+        assert!(EngineConfig::parse("pscore=120").is_err());
     }
 
     #[test]

@@ -3,7 +3,8 @@
 use rand::RngCore;
 
 use super::bitboard::Volume;
-use super::player::{Player, Status};
+use super::movegen::below;
+use super::player::{Player, Status, WinReason};
 use super::playout::PlayoutRules;
 use super::position::Position;
 use super::table::{PLACEMENT_COUNT, Placement};
@@ -84,7 +85,21 @@ impl Game for Position {
                 .get(mover.index() as Side, previous.index())
                 .map(Self::move_from_id)
         };
-        let s = Position::policy_playout(self, rng, rules, last, reply, |p| record(p.index()));
+        let mut s = Position::policy_playout(self, rng, rules, last, reply, |p| record(p.index()));
+        if policy.score > 0
+            && matches!(
+                s,
+                Status::Won {
+                    by: WinReason::Bridge,
+                    ..
+                }
+            )
+            && below(rng, 100) < u32::from(policy.score)
+        {
+            // The perimeter counts as they stand: what decides the game
+            // when a bridge is stopped.
+            s = self.perimeter_result();
+        }
         outcome(s).expect("a playout ends the game")
     }
 
@@ -107,5 +122,40 @@ impl Game for Position {
     #[inline]
     fn may_stop(&self, region: &Volume, mv: Placement) -> bool {
         Position::may_stop(self, *region, mv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::record::parse_game;
+    use rand::SeedableRng;
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    #[test]
+    fn scored_playouts_judge_a_bridge_by_the_perimeter_counts() {
+        // Player 1 completes a bridge at once, with 7 pieces on the bottom
+        // perimeter to the opponent's 2.
+        let path = format!(
+            "{}/tests/data/tactics/win1-6.caminos",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let pos = parse_game(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let mover = Game::side_to_move(&pos);
+        let mut after = pos;
+        after.play(pos.winning_move().unwrap());
+        let by_count = outcome(after.perimeter_result()).unwrap();
+        assert_eq!(by_count, Outcome::Win(1 - mover));
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let mut play = |score| {
+            let policy = Playout {
+                win: true,
+                score,
+                ..Playout::default()
+            };
+            Game::policy_playout(&mut pos.clone(), &mut rng, policy, None, None, &mut |_| {})
+        };
+        assert!((0..20).all(|_| play(0) == Outcome::Win(mover)));
+        assert!((0..20).all(|_| play(100) == by_count));
     }
 }

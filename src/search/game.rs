@@ -49,6 +49,11 @@ pub struct Playout {
     /// Play the last good reply to the opponent's previous move when it is
     /// legal ([`Replies`]), instead of a random move.
     pub reply: bool,
+    /// Percent chance that a playout won outright is scored by the game's
+    /// tie-break at that moment instead ([`Game::policy_playout`] decides
+    /// what that is; 0: off). Steers the search, among moves that win as
+    /// often, toward those that would also win the tie-break.
+    pub score: u8,
 }
 
 impl Playout {
@@ -62,11 +67,12 @@ impl Playout {
         block: 0,
         shun: 50,
         reply: true,
+        score: 0,
     };
 
     /// Whether this is the plain uniform playout.
     pub fn is_uniform(&self) -> bool {
-        !self.win && self.block == 0 && self.shun == 0 && !self.reply
+        !self.win && self.block == 0 && self.shun == 0 && !self.reply && self.score == 0
     }
 }
 

@@ -37,7 +37,8 @@ pub struct PlayOptions {
     /// Games played at once (default: cores / threads).
     #[arg(long)]
     pub concurrency: Option<usize>,
-    /// Shortest random opening (placements before the engines take over).
+    /// Shortest random opening (placements before the engines take over;
+    /// none ends the game or leaves the next player a win in one).
     #[arg(long, default_value_t = 2)]
     pub opening_min: usize,
     /// Longest random opening.

@@ -57,6 +57,8 @@ pub struct EngineConfig {
     pub prim: u8,
     /// Playouts play the last good reply to the previous placement.
     pub reply: bool,
+    /// With `reply`: a node's first child is the stored reply.
+    pub reply_first: bool,
     /// Percent chance that a playout won by a bridge is scored by the
     /// perimeter counts at that moment instead (0: off).
     pub pscore: u8,
@@ -88,6 +90,7 @@ impl Default for EngineConfig {
             pblock: s.playout.block,
             prim: s.playout.shun,
             reply: s.playout.reply,
+            reply_first: s.reply_first,
             pscore: s.playout.score,
             threads: None,
             time: None,
@@ -141,6 +144,10 @@ impl EngineConfig {
             "on|off: playouts play the last good reply to the previous placement (LGRF; default on)",
         ),
         (
+            "treply",
+            "on|off: with reply, each node first expands the stored reply to the move into it (default off)",
+        ),
+        (
             "pscore",
             "0-100: percent chance that a playout won by a bridge is scored by the perimeter counts at that moment (default 0)",
         ),
@@ -171,6 +178,7 @@ impl EngineConfig {
             pblock: 0,
             prim: 0,
             reply: false,
+            reply_first: false,
             pscore: 0,
             threat_visits: DEFAULT_THREAT_VISITS,
             rim_last: false,
@@ -226,6 +234,7 @@ impl EngineConfig {
                 }
                 "pwin" => cfg.pwin = parse_bool(value).with_context(ctx)?,
                 "reply" | "lgrf" => cfg.reply = parse_bool(value).with_context(ctx)?,
+                "treply" => cfg.reply_first = parse_bool(value).with_context(ctx)?,
                 "pblock" => {
                     cfg.pblock = match parse_bool(value) {
                         Ok(false) => 0,
@@ -291,6 +300,7 @@ impl EngineConfig {
             threat_visits: self.threat_visits,
             early_first: self.rim_last,
             late_prior: self.rim_prior,
+            reply_first: self.reply_first,
             rave: self.rave,
             playout: Playout {
                 win: self.pwin,

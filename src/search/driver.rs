@@ -64,6 +64,9 @@ pub struct SearchConfig {
     /// not mark starts with this many virtual lost visits, so it must win
     /// real playouts before the search trusts it (0: off).
     pub late_prior: u32,
+    /// With the playouts' reply table: a node's first child is the stored
+    /// reply to the move into it, when legal, before the move order.
+    pub reply_first: bool,
     /// RAVE (all-moves-as-first) weight `k`: a child's value is blended
     /// with its AMAF value by `beta = k / (k + visits)`; 0 turns RAVE off.
     pub rave: f32,
@@ -86,6 +89,7 @@ impl Default for SearchConfig {
             threat_visits: DEFAULT_THREAT_VISITS,
             early_first: false,
             late_prior: 0,
+            reply_first: false,
             rave: 0.0,
             playout: Playout::SHIPPED,
             top_moves: 10,

@@ -71,6 +71,8 @@ pub(crate) struct Worker<G: Game> {
     /// Virtual lost visits of new children for moves the game does not
     /// mark early.
     late_prior: u32,
+    /// A node's first child is the stored reply to the move into it.
+    reply_first: bool,
     /// RAVE constant (0: off).
     rave: f32,
     playout: Playout,
@@ -110,6 +112,7 @@ impl<G: Game> Worker<G> {
             threats: config.solver && config.win_check && config.threats,
             threat_visits: config.threat_visits,
             late_prior: config.late_prior,
+            reply_first: config.reply_first && config.playout.reply,
             rave: config.rave.max(0.0),
             playout: config.playout,
             played: Vec::with_capacity(128),
@@ -417,17 +420,37 @@ impl<G: Game> Worker<G> {
             None
         };
         let at_root = node == ROOT;
-        let mut cursor = u32::from(n.cursor);
-        let early = |id| G::expand_early(G::move_from_id(id));
-        let found = self.order.next(salt, &mut cursor, early, |id| {
+        let admissible = |id: usize| {
             let mv = G::move_from_id(id);
             game.is_legal(mv)
                 && match threat {
                     Some(t) if !at_root => stops(game, &t, mv),
                     _ => true,
                 }
-        });
-        self.tree.node_mut(node).cursor = cursor as u16;
+        };
+        // The reply that last won against the move into this node: a
+        // refutation found elsewhere in the tree is tried first.
+        let reply = match &self.replies {
+            Some(r) if self.reply_first && !at_root && n.len == 0 && n.cursor == 0 => {
+                r.get(side, usize::from(n.mv)).filter(|&id| admissible(id))
+            }
+            _ => None,
+        };
+        let found = if reply.is_some() {
+            self.tree.node_mut(node).set_reply_first();
+            reply
+        } else {
+            let skip = n
+                .reply_first()
+                .then(|| usize::from(self.tree.node(n.first).mv));
+            let mut cursor = u32::from(n.cursor);
+            let early = |id| G::expand_early(G::move_from_id(id));
+            let found = self.order.next(salt, &mut cursor, early, |id| {
+                Some(id) != skip && admissible(id)
+            });
+            self.tree.node_mut(node).cursor = cursor as u16;
+            found
+        };
         let Some(id) = found else {
             if self.solver {
                 let mut p = solver::settle(&self.tree, node, true);
@@ -526,5 +549,56 @@ impl<G: Game> Worker<G> {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::toy::Hex;
+
+    /// Every node of the tree below `i`, `i` included.
+    fn walk(tree: &Tree, i: u32, out: &mut Vec<u32>) {
+        out.push(i);
+        let n = tree.node(i);
+        for k in 0..u32::from(n.len) {
+            walk(tree, n.first + k, out);
+        }
+    }
+
+    #[test]
+    fn reply_first_adds_the_stored_reply_once_and_the_order_passes_over_it() {
+        // Without the skip in the order walk, the reply would come up a
+        // second time and be added twice.
+        let config = SearchConfig {
+            playout: Playout {
+                reply: true,
+                ..Playout::default()
+            },
+            reply_first: true,
+            ..SearchConfig::default()
+        };
+        let root = Hex::<5>::new();
+        let mut w = Worker::new(&root, &config, 7, 1 << 20);
+        for _ in 0..20_000 {
+            w.iterate(&root);
+        }
+        let mut nodes = Vec::new();
+        walk(&w.tree, ROOT, &mut nodes);
+        let mut with_reply = 0;
+        for &i in &nodes {
+            let mut moves: Vec<u16> = w.tree.children(i).iter().map(|c| c.mv).collect();
+            moves.sort_unstable();
+            let len = moves.len();
+            moves.dedup();
+            assert_eq!(moves.len(), len, "node {i} has a move twice");
+            if w.tree.node(i).reply_first() {
+                with_reply += 1;
+            }
+        }
+        assert!(
+            with_reply > 100,
+            "{with_reply} nodes began with their reply"
+        );
     }
 }

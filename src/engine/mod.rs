@@ -145,7 +145,7 @@ impl EngineConfig {
         ),
         (
             "treply",
-            "on|off: with reply, each node first expands the stored reply to the move into it (default off)",
+            "on|off: with reply, each node first expands the stored reply to the move into it (default on)",
         ),
         (
             "pscore",
@@ -555,7 +555,9 @@ mod tests {
         assert!(sb.playout.is_uniform() && !sb.threats && !sb.early_first);
         let d = EngineConfig::default().search_config(1);
         assert_eq!(d.playout, Playout::SHIPPED);
-        assert!(d.threats && d.threat_visits == DEFAULT_THREAT_VISITS);
+        assert!(d.threats && d.threat_visits == DEFAULT_THREAT_VISITS && d.reply_first);
+        assert!(!sb.reply_first);
+        assert!(!EngineConfig::parse("treply=off").unwrap().reply_first);
         let x = EngineConfig::parse("threats=off,prim=30,rimlast=on,pwin=off").unwrap();
         let sx = x.search_config(1);
         assert!(!sx.threats && sx.early_first && !sx.playout.win);

@@ -89,7 +89,7 @@ impl Default for SearchConfig {
             threat_visits: DEFAULT_THREAT_VISITS,
             early_first: false,
             late_prior: 0,
-            reply_first: false,
+            reply_first: true,
             rave: 0.0,
             playout: Playout::SHIPPED,
             top_moves: 10,

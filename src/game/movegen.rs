@@ -91,14 +91,14 @@ const REJECTION_TRIES: u32 = 32;
 impl Position {
     /// The layers the shape masks read.
     #[inline(always)]
-    fn sources(&self) -> Sources {
+    pub(super) fn sources(&self) -> Sources {
         let [o0, o1, o2] = self.occupied().0;
         [!o0, !o1, !o2, o0, o1, !0]
     }
 
     /// The legal positions of every shape (zero for pieces the mover lacks).
     #[inline(always)]
-    pub(super) fn shape_masks(&self) -> [u64; SHAPE_COUNT] {
+    fn shape_masks(&self) -> [u64; SHAPE_COUNT] {
         let src = self.sources();
         let avail = self.available_mask();
         let mut masks = [0u64; SHAPE_COUNT];

@@ -12,7 +12,7 @@ use super::bitboard::{EAST, NORTH, SOUTH, Volume, WEST, spread};
 use super::bridge::{completes_bridge, flood, flood_plan, visible};
 use super::position::Position;
 use super::shape::SHAPE_COUNT;
-use super::shape_masks::GENS;
+use super::shape_masks::{GENS, PIECE_SHAPE_START, Sources};
 use super::table::{Placement, table};
 
 /// The cells a new visible cube could occupy and be linked to `f`, plus the
@@ -32,6 +32,18 @@ fn touching(s: usize, region: &Volume) -> u64 {
         m |= region.0[src as usize] >> shift;
     }
     m & g.fits
+}
+
+/// The legal positions of shape `s` (see `shape_masks.rs`), with the
+/// shifts read from the table: for the few shapes that need it.
+#[inline(always)]
+fn legal_positions(s: usize, src: &Sources) -> u64 {
+    let g = &GENS[s];
+    let mut m = g.fits;
+    for &(layer, shift) in &g.terms {
+        m &= src[layer as usize] >> shift;
+    }
+    m
 }
 
 /// Bit `i` set when row `i` (`horizontal`) or column `i` holds a bit of `cols`.
@@ -115,7 +127,6 @@ impl Position {
         let (own, opp) = (self.cubes(me), self.cubes(me.other()));
         let vis = visible(own, opp);
         let mut candidates = [0u64; SHAPE_COUNT];
-        let mut legal = None;
         let mut any = false;
         let cols = vis.columns();
         for (a, b, horizontal) in [(NORTH, SOUTH, true), (WEST, EAST, false)] {
@@ -153,14 +164,20 @@ impl Position {
             if b_near > a_far + 2 {
                 continue;
             }
-            // Legal positions by constant-shift masks: no table lookups
-            // for the candidates that would not fit.
-            let legal = legal.get_or_insert_with(|| self.shape_masks());
-            for (s, c) in candidates.iter_mut().enumerate() {
-                if legal[s] != 0 {
-                    let m = legal[s] & touching(s, &ra) & touching(s, &rb);
-                    *c |= m;
-                    any |= m != 0;
+            // Legality by masks too, only for shapes with a position
+            // touching both regions: no table lookups for candidates
+            // that would not fit.
+            let avail = self.available_mask();
+            let src = self.sources();
+            for piece in (0..4).filter(|p| avail & (1 << p) != 0) {
+                let shapes = PIECE_SHAPE_START[piece]..PIECE_SHAPE_START[piece + 1];
+                for (s, c) in shapes.clone().zip(&mut candidates[shapes]) {
+                    let m = touching(s, &ra) & touching(s, &rb);
+                    if m != 0 {
+                        let m = m & legal_positions(s, &src);
+                        *c |= m;
+                        any |= m != 0;
+                    }
                 }
             }
         }

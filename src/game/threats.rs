@@ -174,7 +174,17 @@ impl Position {
                 for (s, c) in shapes.clone().zip(&mut candidates[shapes]) {
                     let m = touching(s, &ra) & touching(s, &rb);
                     if m != 0 {
-                        let m = m & legal_positions(s, &src);
+                        // One candidate: a table check is cheaper than the masks.
+                        let m = if m.is_power_of_two() {
+                            let p = Placement(table().id_at[s][m.trailing_zeros() as usize]);
+                            if p.entry().fits(&self.occupied().0) {
+                                m
+                            } else {
+                                0
+                            }
+                        } else {
+                            m & legal_positions(s, &src)
+                        };
                         *c |= m;
                         any |= m != 0;
                     }

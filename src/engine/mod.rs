@@ -495,9 +495,8 @@ const OPENING_DRAWS: u32 = 64;
 /// A placement that ends the game, or leaves the next player a win in one,
 /// is drawn again: such a prefix decides the game before the engines play
 /// (9 of the 500 openings of five 200-game matches did), which only adds
-/// noise to a match.
-/// The opening stops short if no fair placement turns up in
-/// [`OPENING_DRAWS`] draws.
+/// noise to a match. The opening stops short if no fair placement turns up
+/// in [`OPENING_DRAWS`] draws.
 pub fn random_opening(seed: u64, min: usize, max: usize) -> Vec<Placement> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let len = min + below(&mut rng, (max - min + 1) as u32) as usize;

@@ -164,9 +164,9 @@ impl Position {
             if b_near > a_far + 2 {
                 continue;
             }
-            // Legality by masks too, only for shapes with a position
-            // touching both regions: no table lookups for candidates
-            // that would not fit.
+            // Legality only for shapes with a position touching both
+            // regions, by masks (a table lookup per candidate was the
+            // slowest step).
             let avail = self.available_mask();
             let src = self.sources();
             for piece in (0..4).filter(|p| avail & (1 << p) != 0) {

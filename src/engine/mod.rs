@@ -496,7 +496,7 @@ const OPENING_DRAWS: u32 = 64;
 /// is drawn again: such a prefix decides the game before the engines play
 /// (9 of the 500 openings of five 200-game matches did), which only adds
 /// noise to a match. The opening stops short if no fair placement turns up
-/// in [`OPENING_DRAWS`] draws.
+/// in 64 draws.
 pub fn random_opening(seed: u64, min: usize, max: usize) -> Vec<Placement> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let len = min + below(&mut rng, (max - min + 1) as u32) as usize;

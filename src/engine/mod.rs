@@ -31,6 +31,8 @@ pub struct EngineConfig {
     pub name: String,
     /// UCT exploration constant.
     pub c: f32,
+    /// The exploration constant at the root (`None`: `c`).
+    pub root_c: Option<f32>,
     /// First-play urgency (`inf`: every move once before any second visit).
     pub fpu: f32,
     /// MCTS-Solver.
@@ -77,6 +79,7 @@ impl Default for EngineConfig {
         EngineConfig {
             name: "default".into(),
             c: s.uct.c,
+            root_c: s.uct.root_c,
             fpu: s.uct.fpu,
             solver: s.solver,
             win_check: s.win_check,
@@ -106,6 +109,10 @@ impl EngineConfig {
         (
             "c",
             "UCT exploration constant (default 0.2; baseline 1.414)",
+        ),
+        (
+            "rootc",
+            "the exploration constant at the root only (default: c)",
         ),
         (
             "fpu",
@@ -168,6 +175,7 @@ impl EngineConfig {
         EngineConfig {
             name: "baseline".into(),
             c: std::f32::consts::SQRT_2,
+            root_c: None,
             fpu: f32::INFINITY,
             solver: false,
             win_check: false,
@@ -212,6 +220,7 @@ impl EngineConfig {
             let ctx = || format!("in '{item}'");
             match key.as_str() {
                 "c" => cfg.c = value.parse().with_context(ctx)?,
+                "rootc" => cfg.root_c = Some(value.parse().with_context(ctx)?),
                 "fpu" => cfg.fpu = parse_f32(value).with_context(ctx)?,
                 "solver" => cfg.solver = parse_bool(value).with_context(ctx)?,
                 "wincheck" | "win_check" => cfg.win_check = parse_bool(value).with_context(ctx)?,
@@ -291,6 +300,7 @@ impl EngineConfig {
             uct: Uct {
                 c: self.c,
                 fpu: self.fpu,
+                root_c: self.root_c,
             },
             threads: self.threads.unwrap_or(1),
             seed,
@@ -538,6 +548,10 @@ mod tests {
         );
         let x = EngineConfig::parse("baseline, c=0.5, time=200ms, reuse=on").unwrap();
         assert_eq!(x.c, 0.5);
+        assert_eq!(x.search_config(1).uct.root_c, None);
+        let r = EngineConfig::parse("rootc=0.4").unwrap().search_config(1);
+        assert_eq!((r.uct.c, r.uct.root_c), (Uct::default().c, Some(0.4)));
+        assert!(EngineConfig::parse("rootc=high").is_err());
         assert!(x.reuse && !x.solver);
         assert_eq!(x.time, Some(Duration::from_millis(200)));
         assert!(EngineConfig::parse("fast").is_err());

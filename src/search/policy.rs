@@ -2,10 +2,11 @@
 //!
 //! A visited child with `n` visits and reward sum `w` (for the player who
 //! moves into it) scores `w/n + c * sqrt(ln N) / sqrt(n)`, where `N` is the
-//! parent's visit count. Untried moves all score the FPU value: the search
-//! descends into the best visited child unless FPU beats it, in which case it
-//! expands the next untried move. `fpu = f32::INFINITY` is textbook UCT
-//! (every move once before any second visit).
+//! parent's visit count (`root_c` replaces `c` at the root when set).
+//! Untried moves all score the FPU value: the search descends into the best
+//! visited child unless FPU beats it, in which case it expands the next
+//! untried move. `fpu = f32::INFINITY` is textbook UCT (every move once
+//! before any second visit).
 
 use super::tree::{Node, Proof};
 
@@ -19,11 +20,17 @@ pub struct Uct {
     pub c: f32,
     /// First-play urgency: the score of an untried move (rewards are 0..1).
     pub fpu: f32,
+    /// The exploration constant at the root, when it differs from `c`.
+    pub root_c: Option<f32>,
 }
 
 impl Default for Uct {
     fn default() -> Self {
-        Uct { c: 0.2, fpu: 1.0 }
+        Uct {
+            c: 0.2,
+            fpu: 1.0,
+            root_c: None,
+        }
     }
 }
 
@@ -35,30 +42,33 @@ pub(crate) struct Tables {
     inv_sqrt: Box<[f32]>,
     sqrt_ln: Box<[f32]>,
     c: f32,
+    root_c: f32,
 }
 
 impl Tables {
-    pub fn new(c: f32) -> Self {
+    pub fn new(uct: &Uct) -> Self {
         let f =
             |g: fn(f64) -> f64| -> Box<[f32]> { (0..TABLE).map(|n| g(n as f64) as f32).collect() };
         Tables {
             half_inv: f(|n| 0.5 / n.max(1.0)),
             inv_sqrt: f(|n| 1.0 / n.max(1.0).sqrt()),
             sqrt_ln: f(|n| n.max(1.0).ln().sqrt()),
-            c,
+            c: uct.c,
+            root_c: uct.root_c.unwrap_or(uct.c),
         }
     }
 
-    /// `c * sqrt(ln N)` for a parent with `N` visits.
+    /// `c * sqrt(ln N)` for a parent with `N` visits (with the root's `c`
+    /// when the parent is the root).
     #[inline]
-    pub fn scale(&self, parent_visits: u32) -> f32 {
+    pub fn scale(&self, parent_visits: u32, at_root: bool) -> f32 {
         let n = parent_visits as usize;
         let s = if n < TABLE {
             self.sqrt_ln[n]
         } else {
             (n as f32).ln().sqrt()
         };
-        self.c * s
+        if at_root { self.root_c * s } else { self.c * s }
     }
 
     /// The UCB key of a child, given the parent's scale. Children proven
@@ -156,11 +166,17 @@ mod tests {
 
     #[test]
     fn keys_match_the_formula() {
-        let t = Tables::new(0.7);
+        let t = Tables::new(&Uct {
+            c: 0.7,
+            fpu: 1.0,
+            root_c: Some(1.1),
+        });
         for parent in [1u32, 2, 100, 4095, 4096, 1_000_000] {
-            let s = t.scale(parent);
+            let s = t.scale(parent, false);
             let want = 0.7 * (parent as f32).ln().sqrt();
             assert!((s - want).abs() < 1e-5, "{parent}: {s} vs {want}");
+            let at_root = t.scale(parent, true);
+            assert!((at_root - want / 0.7 * 1.1).abs() < 1e-5);
             for (v, w2) in [(1u32, 2u32), (3, 1), (5000, 6000)] {
                 let k = t.key(&child(v, w2), s);
                 let want = w2 as f32 / 2.0 / v as f32 + s / (v as f32).sqrt();
@@ -171,7 +187,10 @@ mod tests {
 
     #[test]
     fn scan_prefers_higher_value_and_skips_proven_losses() {
-        let t = Tables::new(0.0);
+        let t = Tables::new(&Uct {
+            c: 0.0,
+            ..Uct::default()
+        });
         let mut kids = [child(10, 4), child(10, 16), child(10, 16), child(0, 0)];
         assert_eq!(t.scan(&kids, 0.0).0, 1);
         kids[1].proof = Proof::Loss;

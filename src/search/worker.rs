@@ -105,7 +105,7 @@ impl<G: Game> Worker<G> {
         let mut w = Worker {
             tree: Tree::new(0),
             accel: MaxTrees::default(),
-            tables: Tables::new(uct.c),
+            tables: Tables::new(&uct),
             uct,
             solver: config.solver,
             win_check: config.solver && config.win_check,
@@ -231,7 +231,7 @@ impl<G: Game> Worker<G> {
     #[inline]
     fn best_child(&mut self, node: u32, n: &Node) -> (usize, f32) {
         if n.accel == NONE {
-            let scale = self.tables.scale(n.visits);
+            let scale = self.tables.scale(n.visits, node == ROOT);
             if self.rave > 0.0 {
                 let (a, b) = (n.first as usize, n.first as usize + n.len as usize);
                 if n.len == 0 {
@@ -255,7 +255,7 @@ impl<G: Game> Worker<G> {
     /// Recomputes all keys of `node`'s max-tree with a fresh scale.
     fn rebuild_accel(&mut self, node: u32) {
         let n = *self.tree.node(node);
-        let scale = self.tables.scale(n.visits);
+        let scale = self.tables.scale(n.visits, node == ROOT);
         let children = self.tree.children(node);
         let tables = &self.tables;
         if self.rave > 0.0 {

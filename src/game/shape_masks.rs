@@ -164,6 +164,18 @@ fn positions<const S: usize>(src: &Sources) -> u64 {
     m
 }
 
+/// The legal positions of shape `s`, like `positions::<S>` but with the
+/// shifts read at run time: for callers that need only a few shapes.
+#[inline(always)]
+pub fn shape_positions(s: usize, src: &Sources) -> u64 {
+    let g = &GENS[s];
+    let mut m = g.fits;
+    for &(layer, shift) in &g.terms {
+        m &= src[layer as usize] >> shift;
+    }
+    m
+}
+
 macro_rules! fill {
     ($src:ident, $masks:ident; $($s:literal)*) => {
         {
@@ -200,5 +212,27 @@ mod tests {
         }
         assert_eq!(PIECE_SHAPE_START[4], SHAPE_COUNT);
         assert_eq!(shapes[PIECE_SHAPE_START[3]].piece, Piece::O);
+    }
+
+    #[test]
+    fn run_time_shifts_give_the_same_positions_as_constant_ones() {
+        use crate::game::position::Position;
+        use rand::SeedableRng;
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
+        let mut pos = Position::new();
+        let mut checked = 0;
+        while let Some(p) = pos.random_move(&mut rng) {
+            let src = pos.sources();
+            let mut masks = [0u64; SHAPE_COUNT];
+            for piece in 0..4 {
+                piece_positions(piece, &src, &mut masks);
+            }
+            for (s, &m) in masks.iter().enumerate() {
+                assert_eq!(shape_positions(s, &src), m, "shape {s}");
+                checked += u64::from(m != 0);
+            }
+            pos.play(p);
+        }
+        assert!(checked > 100, "{checked}");
     }
 }

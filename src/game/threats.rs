@@ -12,7 +12,7 @@ use super::bitboard::{EAST, NORTH, SOUTH, Volume, WEST, spread};
 use super::bridge::{completes_bridge, flood, flood_plan, visible};
 use super::position::Position;
 use super::shape::SHAPE_COUNT;
-use super::shape_masks::{GENS, PIECE_SHAPE_START, Sources};
+use super::shape_masks::{GENS, PIECE_SHAPE_START, shape_positions};
 use super::table::{Placement, table};
 
 /// The cells a new visible cube could occupy and be linked to `f`, plus the
@@ -32,18 +32,6 @@ fn touching(s: usize, region: &Volume) -> u64 {
         m |= region.0[src as usize] >> shift;
     }
     m & g.fits
-}
-
-/// The legal positions of shape `s` (see `shape_masks.rs`), with the
-/// shifts read from the table: for the few shapes that need it.
-#[inline(always)]
-fn legal_positions(s: usize, src: &Sources) -> u64 {
-    let g = &GENS[s];
-    let mut m = g.fits;
-    for &(layer, shift) in &g.terms {
-        m &= src[layer as usize] >> shift;
-    }
-    m
 }
 
 /// Bit `i` set when row `i` (`horizontal`) or column `i` holds a bit of `cols`.
@@ -183,7 +171,7 @@ impl Position {
                                 0
                             }
                         } else {
-                            m & legal_positions(s, &src)
+                            m & shape_positions(s, &src)
                         };
                         *c |= m;
                         any |= m != 0;

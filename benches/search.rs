@@ -41,7 +41,7 @@ fn search(c: &mut Criterion) {
     g.bench_function("caminos playout (reference)", |b| {
         b.iter(|| {
             let mut pos = Position::new();
-            black_box(Game::random_playout(&mut pos, &mut rng))
+            black_box(pos.random_playout(&mut rng))
         })
     });
 

@@ -1,5 +1,5 @@
 //! `cabra`: the command-line program. Subcommands only; the work is in the
-//! library (`cabra::game`, `cabra::search`) and in `cli/`.
+//! library (`cabra::game`, `cabra::search`, `cabra::engine`) and in `cli/`.
 
 mod cli;
 
@@ -37,6 +37,8 @@ enum Command {
     Selfplay(cli::match_cmd::SelfplayArgs),
     /// Count the tactical test positions (win in one, must-block, win in two) an engine solves.
     Tactics(cli::tactics_cmd::TacticsArgs),
+    /// List the engine configurations (--engine, --a, --b) and their keys.
+    Engines(cli::engines::EnginesArgs),
 }
 
 /// Lets the program end quietly, as other Unix tools do, when the reader of
@@ -66,6 +68,7 @@ fn main() -> ExitCode {
         Command::Match(a) => cli::match_cmd::run(a),
         Command::Selfplay(a) => cli::match_cmd::run_selfplay(a),
         Command::Tactics(a) => cli::tactics_cmd::run(a),
+        Command::Engines(a) => cli::engines::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -3,6 +3,7 @@
 
 use std::time::{Duration, Instant};
 
+use cabra::engine::{parse_count, parse_duration};
 use cabra::game::Position;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -11,12 +12,12 @@ use serde::Serialize;
 /// Arguments of `cabra bench`.
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
-    /// Number of games to play (ignored when --seconds is given).
-    #[arg(long, default_value_t = 200_000)]
+    /// Number of games to play, e.g. 200k (ignored when --seconds is given).
+    #[arg(long, default_value = "200000", value_parser = parse_count)]
     pub games: u64,
-    /// Play for this many seconds instead of a fixed number of games.
-    #[arg(long)]
-    pub seconds: Option<f64>,
+    /// Play for this long instead of a fixed number of games, e.g. 5 or 500ms.
+    #[arg(long, value_parser = parse_duration)]
+    pub seconds: Option<Duration>,
     /// Seed of the random generator.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -41,10 +42,9 @@ pub struct BenchResult {
 }
 
 /// Plays random games on one thread.
-pub fn measure(games: u64, seconds: Option<f64>, seed: u64) -> BenchResult {
+pub fn measure(games: u64, deadline: Option<Duration>, seed: u64) -> BenchResult {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let start_pos = Position::new();
-    let deadline = seconds.map(|s| Duration::from_secs_f64(s.max(0.0)));
     let start = Instant::now();
     let (mut playouts, mut placements) = (0u64, 0u64);
     loop {
@@ -73,12 +73,6 @@ pub fn measure(games: u64, seconds: Option<f64>, seed: u64) -> BenchResult {
 
 /// Runs the bench and prints the result; the speed is the last line.
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
-    if let Some(s) = args.seconds {
-        anyhow::ensure!(
-            s.is_finite() && s > 0.0,
-            "--seconds must be a positive number, got {s}"
-        );
-    }
     let r = measure(args.games, args.seconds, args.seed);
     if args.json {
         println!("{}", serde_json::to_string(&r)?);

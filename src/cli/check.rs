@@ -2,61 +2,96 @@
 
 use std::path::PathBuf;
 
-use cabra::game::{Player, Position, Status, WinReason};
+use cabra::game::Position;
+use cabra::game::record::parse_record;
 use serde::Serialize;
 
-use super::render::result_line;
+use super::render::status_line;
 
 /// Arguments of `cabra check`.
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
     /// A `.caminos` game record.
     pub file: PathBuf,
-    /// Print one JSON object instead of a sentence.
+    /// Print one JSON object instead of a sentence (for a bad file too:
+    /// `{"error": ..., "line": N}`, with exit status 1).
     #[arg(long)]
     pub json: bool,
 }
 
-#[derive(Serialize)]
-struct Report {
-    placements: usize,
-    result: &'static str,
-    by: Option<&'static str>,
-    to_move: Option<u8>,
+/// How a game stands, for scripts (`check --json`, `show --json`).
+#[derive(Clone, Debug, Serialize)]
+pub struct GameJson {
+    /// Placements in the record.
+    pub placements: usize,
+    /// `p1`, `p2`, `draw` or `ongoing`.
+    pub result: &'static str,
+    /// `bridge` or `perimeter` once the game is over.
+    pub by: Option<&'static str>,
+    /// 1 or 2 while the game is in progress.
+    pub to_move: Option<u8>,
+    /// Pieces on the bottom perimeter, player 1 then player 2.
+    pub perimeter: [u8; 2],
+    /// The result in words.
+    pub text: String,
 }
 
-fn report(pos: &Position) -> Report {
-    let side = |p: Player| if p == Player::One { "p1" } else { "p2" };
-    let (result, by) = match pos.status() {
-        Status::Ongoing => ("ongoing", None),
-        Status::Draw => ("draw", Some("perimeter")),
-        Status::Won { winner, by } => (
-            side(winner),
-            Some(match by {
-                WinReason::Bridge => "bridge",
-                WinReason::Perimeter => "perimeter",
-            }),
-        ),
-    };
-    Report {
-        placements: pos.plies(),
-        result,
-        by,
-        to_move: (!pos.status().is_over()).then(|| pos.to_move().number()),
+impl GameJson {
+    /// The JSON view of `pos`.
+    pub fn of(pos: &Position) -> GameJson {
+        let s = pos.status();
+        GameJson {
+            placements: pos.plies(),
+            result: s.code(),
+            by: s.reason(),
+            to_move: (!s.is_over()).then(|| pos.to_move().number()),
+            perimeter: cabra::game::Player::BOTH.map(|p| pos.perimeter_count(p)),
+            text: status_line(pos),
+        }
     }
+}
+
+#[derive(Serialize)]
+struct ErrorJson {
+    error: String,
+    line: Option<usize>,
+}
+
+/// Prints a failure: as a JSON object with `--json` (then exits with
+/// status 1), else as the command's error.
+fn fail(json: bool, error: String, line: Option<usize>) -> anyhow::Result<()> {
+    if json {
+        println!("{}", serde_json::to_string(&ErrorJson { error, line })?);
+        std::process::exit(1);
+    }
+    Err(anyhow::Error::msg(error))
 }
 
 /// Reads the file; prints its status, or fails with the `line N:` reason.
 pub fn run(args: &CheckArgs) -> anyhow::Result<()> {
-    let pos = cabra::game::record::read_game(&args.file)?;
-    if args.json {
-        println!("{}", serde_json::to_string(&report(&pos))?);
-        return Ok(());
-    }
-    let state = match pos.status() {
-        Status::Ongoing => format!("in progress, {} to move", pos.to_move()),
-        s => result_line(&pos, s),
+    let shown = args.file.display();
+    let bytes = match std::fs::read(&args.file) {
+        Ok(b) => b,
+        Err(e) => return fail(args.json, format!("cannot read {shown}: {e}"), None),
     };
-    println!("ok: {} placements; {state}", pos.plies());
+    let pos = match parse_record(&bytes) {
+        Ok(r) => r.position,
+        Err(e) => {
+            return fail(
+                args.json,
+                format!("{shown} is not a valid game: {e}"),
+                Some(e.line),
+            );
+        }
+    };
+    if args.json {
+        println!("{}", serde_json::to_string(&GameJson::of(&pos))?);
+    } else {
+        println!(
+            "ok: {}; {}",
+            cabra::engine::plural(pos.plies() as u64, "placement"),
+            status_line(&pos)
+        );
+    }
     Ok(())
 }

@@ -2,87 +2,90 @@
 //! configurations, several at once, with a score and an Elo difference.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use cabra::engine::elo::Summary;
-use cabra::engine::{EngineConfig, GameRecord, play_game, random_opening};
-use cabra::game::Status;
-use cabra::game::record::{save_atomically, write_game};
-use cabra::search::Limits;
+use cabra::engine::matches::{GameRecord, play_game, random_opening};
+use cabra::engine::{Budget, EngineConfig, parse_count};
+use cabra::game::record::write_game;
+use rayon::prelude::*;
 use serde::Serialize;
 
-use super::duration::parse_duration;
+use super::files::save_atomically;
+use super::options::{BudgetOptions, all_cores, parse_engine};
+
+/// The budget per move when none is given.
+const DEFAULT_TIME: Duration = Duration::from_millis(100);
+
+/// The longest random opening allowed (a game lasts at most 28 placements).
+const MAX_OPENING: usize = 20;
 
 /// Per-move limits and scheduling shared by `match` and `selfplay`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct PlayOptions {
     /// Number of games (played in pairs: each opening once with each colour).
-    #[arg(long, default_value_t = 100)]
-    pub games: usize,
-    /// Time per move, e.g. 200ms (the default when no limit is given: 100ms).
-    #[arg(long, value_parser = parse_duration)]
-    pub time: Option<Duration>,
-    /// Iterations per move.
-    #[arg(long)]
-    pub iterations: Option<u64>,
-    /// Tree size per move.
-    #[arg(long)]
-    pub nodes: Option<u64>,
-    /// Threads per engine.
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
-    /// Games played at once (default: cores / threads).
-    #[arg(long)]
-    pub concurrency: Option<usize>,
+    #[arg(long, default_value = "100", value_parser = parse_count)]
+    pub games: u64,
+    #[command(flatten)]
+    pub budget: BudgetOptions,
+    /// Games played at once [default: cores / threads per engine].
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub concurrency: Option<u16>,
     /// Shortest random opening (placements before the engines take over;
     /// none ends the game or leaves the next player a win in one).
-    #[arg(long, default_value_t = 2)]
-    pub opening_min: usize,
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=MAX_OPENING as i64))]
+    pub opening_min: u8,
     /// Longest random opening.
-    #[arg(long, default_value_t = 4)]
-    pub opening_max: usize,
-    /// Seed of the openings and the engines.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Write every game as DIR/game-NNNN.caminos.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(0..=MAX_OPENING as i64))]
+    pub opening_max: u8,
+    /// Replace game files already in the --out directory.
     #[arg(long)]
-    pub out: Option<PathBuf>,
+    pub force: bool,
+    /// No progress display.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// Arguments of `cabra match`.
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Without a limit each move gets 100ms; --threads (per engine) defaults to 1, \
+                  --seed (openings and engines) to 1. A limit in an engine configuration wins over \
+                  the options. Ctrl-C prints the summary of the games finished."
+)]
 pub struct MatchArgs {
     /// Engine A: a named configuration (default, baseline) and/or
-    /// key=value pairs, e.g. "default,c=0.5" (see docs/STRENGTH.md).
-    #[arg(long, default_value = "default")]
-    pub a: String,
+    /// key=value pairs, e.g. "default,c=0.5" (`cabra engines` lists them).
+    #[arg(long, default_value = "default", value_parser = parse_engine)]
+    pub a: EngineConfig,
     /// Engine B, as for --a.
-    #[arg(long, default_value = "baseline")]
-    pub b: String,
+    #[arg(long, default_value = "baseline", value_parser = parse_engine)]
+    pub b: EngineConfig,
     #[command(flatten)]
     pub play: PlayOptions,
+    /// Write every game as DIR/game-NNNN.caminos (the directory is created
+    /// if needed; existing game files are refused without --force).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
     /// Print the summary as one JSON object (progress still goes to stderr).
     #[arg(long)]
     pub json: bool,
-    /// No progress lines.
-    #[arg(long)]
-    pub quiet: bool,
 }
 
 /// Arguments of `cabra selfplay`.
 #[derive(clap::Args, Debug)]
 pub struct SelfplayArgs {
     /// The engine playing both sides.
-    #[arg(long, default_value = "default")]
-    pub engine: String,
+    #[arg(long, default_value = "default", value_parser = parse_engine)]
+    pub engine: EngineConfig,
     #[command(flatten)]
     pub play: PlayOptions,
-    /// No progress lines.
-    #[arg(long)]
-    pub quiet: bool,
+    /// Write every game as DIR/game-NNNN.caminos.
+    #[arg(long, value_name = "DIR", required = true)]
+    pub out: PathBuf,
 }
 
 /// The JSON summary of a match.
@@ -92,6 +95,9 @@ struct MatchJson<'a> {
     b: &'a str,
     #[serde(flatten)]
     summary: Summary,
+    /// Whether a signal ended the match early (the summary counts the
+    /// games finished).
+    interrupted: bool,
     seconds: f64,
     /// Average placements per game (opening included).
     average_length: f64,
@@ -99,19 +105,15 @@ struct MatchJson<'a> {
 
 /// Runs `cabra match`.
 pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
-    let a = EngineConfig::parse(&args.a).context("--a")?;
-    let b = EngineConfig::parse(&args.b).context("--b")?;
     let start = Instant::now();
-    let records = play_all([&a, &b], &args.play, args.quiet, true)?;
-    let (mut w, mut d, mut l) = (0, 0, 0);
-    for r in &records {
-        match r.score {
-            1.0 => w += 1,
-            0.0 => l += 1,
-            _ => d += 1,
-        }
-    }
-    let summary = Summary::new(w, d, l);
+    let (records, interrupted) =
+        play_all([&args.a, &args.b], &args.play, args.out.as_deref(), true)?;
+    let scores: Vec<Option<f64>> = records
+        .iter()
+        .map(|r| r.as_ref().map(|r| r.score))
+        .collect();
+    let summary = Summary::from_scores(&scores, true);
+    let records: Vec<GameRecord> = records.into_iter().flatten().collect();
     let average_length = records
         .iter()
         .map(|r| r.position.plies() as f64)
@@ -119,187 +121,165 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         / records.len().max(1) as f64;
     if args.json {
         let j = MatchJson {
-            a: &args.a,
-            b: &args.b,
+            a: &args.a.name,
+            b: &args.b.name,
             summary,
+            interrupted,
             seconds: start.elapsed().as_secs_f64(),
             average_length,
         };
         println!("{}", serde_json::to_string(&j)?);
     } else {
-        println!("A = {}\nB = {}", args.a, args.b);
-        println!(
-            "games {}  A wins {}  draws {}  losses {}  score {:.1}%",
+        let mut text = format!("A = {}\nB = {}\n", args.a.name, args.b.name);
+        if interrupted {
+            text.push_str("interrupted: the summary counts the games finished\n");
+        }
+        text.push_str(&format!(
+            "games {}  A wins {}  draws {}  losses {}  score {:.1}%\n{}\n{:.1} placements a game, {:.0}s\n",
             summary.games,
             summary.wins,
             summary.draws,
             summary.losses,
-            100.0 * summary.score
-        );
-        println!(
-            "Elo A-B {:+.0} ± {:.0} (95%: {:+.0} to {:+.0}){}",
-            summary.elo,
-            summary.elo_ci95,
-            summary.elo_low,
-            summary.elo_high,
-            if summary.clamped {
-                "  [score clamped away from 0/1 by half a game: a bound, not an estimate]"
-            } else {
-                ""
-            }
-        );
-        println!(
-            "{:.1} placements a game, {:.0}s",
+            100.0 * summary.score,
+            summary.elo_text(),
             average_length,
             start.elapsed().as_secs_f64()
-        );
+        ));
+        super::style::print(&text);
     }
     Ok(())
 }
 
 /// Runs `cabra selfplay`.
 pub fn run_selfplay(args: &SelfplayArgs) -> anyhow::Result<()> {
-    let e = EngineConfig::parse(&args.engine).context("--engine")?;
-    if args.play.out.is_none() {
-        bail!("selfplay needs --out DIR");
-    }
-    let records = play_all([&e, &e], &args.play, args.quiet, false)?;
-    let (mut p1, mut p2, mut d) = (0, 0, 0);
-    for r in &records {
-        match r.position.status() {
-            Status::Won { winner, .. } if winner.index() == 0 => p1 += 1,
-            Status::Won { .. } => p2 += 1,
-            _ => d += 1,
-        }
-    }
+    let (records, interrupted) = play_all(
+        [&args.engine, &args.engine],
+        &args.play,
+        Some(&args.out),
+        false,
+    )?;
+    let records: Vec<GameRecord> = records.into_iter().flatten().collect();
+    let count = |code: &str| {
+        records
+            .iter()
+            .filter(|r| r.position.status().code() == code)
+            .count()
+    };
     println!(
-        "{} games written to {}: player 1 won {p1}, player 2 won {p2}, drawn {d}",
+        "{} games written to {}{}: player 1 won {}, player 2 won {}, drawn {}",
         records.len(),
-        args.play.out.as_ref().expect("checked").display()
+        args.out.display(),
+        if interrupted { " (interrupted)" } else { "" },
+        count("p1"),
+        count("p2"),
+        count("draw")
     );
     Ok(())
 }
 
-/// Plays the games, `concurrency` at a time, printing progress to stderr;
-/// returns them in game order.
+/// The file of game `g` (from 0) in `dir`.
+fn game_file(dir: &Path, g: usize) -> PathBuf {
+    dir.join(format!("game-{:04}.caminos", g + 1))
+}
+
+/// Plays the games, `concurrency` at a time, showing progress on stderr;
+/// returns them in game order (`None` for a game a signal stopped), and
+/// whether a signal stopped the match.
 fn play_all(
     configs: [&EngineConfig; 2],
     opts: &PlayOptions,
-    quiet: bool,
+    out: Option<&Path>,
     score_a: bool,
-) -> anyhow::Result<Vec<GameRecord>> {
-    if opts.threads == 0 {
-        bail!("--threads must be at least 1");
-    }
+) -> anyhow::Result<(Vec<Option<GameRecord>>, bool)> {
     if opts.opening_min > opts.opening_max {
-        bail!("--opening-min is above --opening-max");
+        bail!(
+            "--opening-min {} is above --opening-max {}",
+            opts.opening_min,
+            opts.opening_max
+        );
     }
-    let mut limits = Limits {
-        time: opts.time,
-        iterations: opts.iterations,
-        nodes: opts.nodes,
-        stop: None,
-    };
-    if limits.time.is_none() && limits.iterations.is_none() && limits.nodes.is_none() {
-        limits.time = Some(Duration::from_millis(100));
-    }
-    let configs = configs.map(|c| c.clone().with_fallback(&limits, opts.threads));
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let games = usize::try_from(opts.games).context("--games")?;
+    let threads = opts.budget.threads.unwrap_or(1);
+    let configs = configs.map(|c| opts.budget.complete(c, threads, Budget::time(DEFAULT_TIME)));
     let concurrency = opts
         .concurrency
-        .unwrap_or((cores / opts.threads).max(1))
-        .clamp(1, opts.games.max(1));
-    if let Some(dir) = &opts.out {
+        .map_or((all_cores() / threads).max(1), usize::from)
+        .clamp(1, games.max(1));
+    if let Some(dir) = out {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<GameRecord>>> = Mutex::new(vec![None; opts.games]);
-    let tally = Mutex::new((0u32, 0u32, 0u32));
-    let error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
-    std::thread::scope(|s| {
-        for _ in 0..concurrency {
-            s.spawn(|| {
-                loop {
-                    let g = next.fetch_add(1, Ordering::Relaxed);
-                    if g >= opts.games || error.lock().expect("lock").is_some() {
-                        break;
-                    }
-                    let pair = (g / 2) as u64;
-                    let opening = random_opening(
-                        opts.seed.wrapping_mul(0x9E37_79B9).wrapping_add(pair),
-                        opts.opening_min,
-                        opts.opening_max,
-                    );
-                    let seed = opts.seed ^ (g as u64).wrapping_mul(0x2545_F491_4F6C_DD1D);
-                    let r = play_game([&configs[0], &configs[1]], g % 2, &opening, seed);
-                    if let Some(dir) = &opts.out {
-                        if let Err(e) = save(dir, g, &r, &configs) {
-                            *error.lock().expect("lock") = Some(e);
-                            break;
-                        }
-                    }
-                    let mut t = tally.lock().expect("lock");
-                    match r.score {
-                        1.0 => t.0 += 1,
-                        0.0 => t.2 += 1,
-                        _ => t.1 += 1,
-                    }
-                    if !quiet {
-                        let done = t.0 + t.1 + t.2;
-                        if score_a {
-                            let sc = (f64::from(t.0) + 0.5 * f64::from(t.1)) / f64::from(done);
-                            eprintln!(
-                                "game {:>4}/{}: {:<4} ({} placements)  A {}-{}-{}  {:.1}%",
-                                done,
-                                opts.games,
-                                match r.score {
-                                    1.0 => "A",
-                                    0.0 => "B",
-                                    _ => "draw",
-                                },
-                                r.position.plies(),
-                                t.0,
-                                t.1,
-                                t.2,
-                                100.0 * sc
-                            );
-                        } else {
-                            eprintln!(
-                                "game {:>4}/{}: {} ({} placements)",
-                                done,
-                                opts.games,
-                                result_text(&r),
-                                r.position.plies()
-                            );
-                        }
-                    }
-                    drop(t);
-                    results.lock().expect("lock")[g] = Some(r);
-                }
-            });
+        if !opts.force {
+            if let Some(f) = (0..games).map(|g| game_file(dir, g)).find(|f| f.exists()) {
+                bail!(
+                    "{} already exists: choose another --out directory, or --force to replace its games",
+                    f.display()
+                );
+            }
         }
+    }
+    let seed = opts.budget.seed.unwrap_or(1);
+    let stop = Arc::new(AtomicBool::new(false));
+    super::signals::stop_on_signal(stop.clone())?;
+    let bar = if opts.quiet {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new(games as u64)
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} games, {elapsed}  {msg}")
+            .expect("a valid template"),
+    );
+    let tally = std::sync::Mutex::new([0u32; 3]);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(concurrency)
+        .thread_name(|i| format!("cabra-game-{i}"))
+        .build()?;
+    let results: Vec<anyhow::Result<Option<GameRecord>>> = pool.install(|| {
+        (0..games)
+            .into_par_iter()
+            .with_max_len(1)
+            .map(|g| {
+                if stop.load(Ordering::SeqCst) {
+                    return Ok(None);
+                }
+                let pair = (g / 2) as u64;
+                let opening = random_opening(
+                    seed.wrapping_mul(0x9E37_79B9).wrapping_add(pair),
+                    usize::from(opts.opening_min),
+                    usize::from(opts.opening_max),
+                );
+                let game_seed = seed ^ (g as u64).wrapping_mul(0x2545_F491_4F6C_DD1D);
+                let Some(r) = play_game(configs.each_ref(), g % 2, &opening, game_seed, &stop)
+                else {
+                    return Ok(None);
+                };
+                if let Some(dir) = out {
+                    save(&game_file(dir, g), g, &r, &configs)?;
+                }
+                let mut t = tally.lock().expect("lock");
+                t[(2.0 * r.score) as usize] += 1;
+                let [l, d, w] = *t;
+                drop(t);
+                if score_a {
+                    let done = f64::from(w + d + l);
+                    bar.set_message(format!(
+                        "A {w}-{d}-{l} {:.1}%",
+                        100.0 * (f64::from(w) + 0.5 * f64::from(d)) / done
+                    ));
+                } else {
+                    bar.set_message(format!("last: {}", r.position.status()));
+                }
+                bar.inc(1);
+                Ok(Some(r))
+            })
+            .collect()
     });
-    if let Some(e) = error.into_inner().expect("lock") {
-        return Err(e);
-    }
-    Ok(results
-        .into_inner()
-        .expect("lock")
-        .into_iter()
-        .flatten()
-        .collect())
-}
-
-fn result_text(r: &GameRecord) -> &'static str {
-    match r.position.status() {
-        Status::Won { winner, .. } if winner.index() == 0 => "player 1 won",
-        Status::Won { .. } => "player 2 won",
-        _ => "draw",
-    }
+    bar.finish_and_clear();
+    let records = results.into_iter().collect::<anyhow::Result<_>>()?;
+    Ok((records, stop.load(Ordering::SeqCst)))
 }
 
 /// Writes one game with a header of comments.
-fn save(dir: &Path, g: usize, r: &GameRecord, configs: &[EngineConfig; 2]) -> anyhow::Result<()> {
+fn save(path: &Path, g: usize, r: &GameRecord, configs: &[EngineConfig; 2]) -> anyhow::Result<()> {
     let first_colour = r.opening % 2;
     let a_player = if r.first == 0 {
         first_colour
@@ -315,9 +295,8 @@ fn save(dir: &Path, g: usize, r: &GameRecord, configs: &[EngineConfig; 2]) -> an
         "# cabra game {}: player 1 = {p1}, player 2 = {p2}\n# opening: {} random placements\n# result: {}\n{}",
         g + 1,
         r.opening,
-        result_text(r),
+        super::render::status_line(&r.position),
         write_game(&r.position)
     );
-    let path = dir.join(format!("game-{:04}.caminos", g + 1));
-    save_atomically(&path, text.as_bytes())
+    save_atomically(path, text.as_bytes())
 }

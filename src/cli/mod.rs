@@ -1,13 +1,19 @@
-//! The command-line front end: one file per subcommand, plus rendering.
+//! The command-line front end: one file per subcommand, the `play` REPL
+//! (`play/`), the board renderer, and what they share: options, files,
+//! styles and signals.
 
 pub mod analyze;
 pub mod bench;
 pub mod check;
-pub mod duration;
+pub mod engines;
+pub mod files;
 pub mod match_cmd;
+pub mod options;
 pub mod perft_cmd;
 pub mod play;
 pub mod render;
 pub mod search_cmd;
 pub mod show;
+pub mod signals;
+pub mod style;
 pub mod tactics_cmd;

@@ -6,13 +6,15 @@ use std::time::Instant;
 use cabra::game::Position;
 use cabra::game::perft::{perft, perft_divide};
 
+use super::files::read_game;
+
 /// Arguments of `cabra perft`.
 #[derive(clap::Args, Debug)]
 pub struct PerftArgs {
     /// Start from the end of this game record (the empty board if absent).
     pub file: Option<PathBuf>,
     /// Length of the placement sequences to count.
-    #[arg(long, short)]
+    #[arg(long, short, value_parser = clap::value_parser!(u32).range(0..=28))]
     pub depth: u32,
     /// Also print the count under each first placement.
     #[arg(long)]
@@ -22,9 +24,15 @@ pub struct PerftArgs {
 /// Prints the count as the last line of output (and the speed on stderr).
 pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
     let mut pos = match &args.file {
-        Some(f) => cabra::game::record::read_game(f)?,
+        Some(f) => read_game(f)?,
         None => Position::new(),
     };
+    if pos.status().is_over() && args.depth > 0 {
+        eprintln!(
+            "the game is over ({}): no placement is legal, so every count is 0",
+            super::render::status_line(&pos)
+        );
+    }
     let start = Instant::now();
     let total = if args.divide && args.depth > 0 {
         let rows = perft_divide(&mut pos, args.depth);
@@ -32,11 +40,7 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
             println!("{p}  {n}");
         }
         println!();
-        if rows.is_empty() {
-            1
-        } else {
-            rows.iter().map(|r| r.1).sum()
-        }
+        rows.iter().map(|r| r.1).sum()
     } else {
         perft(&mut pos, args.depth)
     };

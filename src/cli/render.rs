@@ -8,14 +8,7 @@ use std::fmt::Write;
 
 use cabra::game::{Cell, Piece, Player, Position, Status, Volume};
 
-const RESET: &str = "\x1b[0m";
-
-fn colour(p: Player) -> &'static str {
-    match p {
-        Player::One => "\x1b[1;31m",
-        Player::Two => "\x1b[1;34m",
-    }
-}
+use super::style;
 
 fn symbol(p: Player, last: bool) -> char {
     match (p, last) {
@@ -28,19 +21,17 @@ fn symbol(p: Player, last: bool) -> char {
 
 /// Writes `text` for player `p`, coloured when asked (inverse video for the last placement).
 fn paint(out: &mut String, text: &str, p: Player, last: bool, colours: bool) {
-    if colours {
-        let inv = if last { "\x1b[7m" } else { "" };
-        let _ = write!(out, "{}{inv}{text}{RESET}", colour(p));
+    let st = if last {
+        style::player(p).invert()
     } else {
-        out.push_str(text);
-    }
+        style::player(p)
+    };
+    out.push_str(&style::paint(text, st, colours));
 }
 
 /// A player's name (or any text about them) in their colour when asked.
 pub fn paint_player(text: &str, p: Player, colours: bool) -> String {
-    let mut out = String::new();
-    paint(&mut out, text, p, false, colours);
-    out
+    style::paint(text, style::player(p), colours)
 }
 
 /// The board and the state of play, as lines of text.
@@ -128,7 +119,7 @@ pub fn render(pos: &Position, colours: bool) -> String {
 /// One line saying how the game stands: the result, or who is to move.
 pub fn status_line(pos: &Position) -> String {
     match pos.status() {
-        Status::Ongoing => format!("{} to move", pos.to_move()),
+        Status::Ongoing => format!("in progress, {} to move", pos.to_move()),
         s => result_line(pos, s),
     }
 }

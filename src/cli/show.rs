@@ -1,20 +1,56 @@
 //! `cabra show`: print the final position of a game file.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
+use super::check::GameJson;
+use super::files::read_game;
 use super::render::render;
+use super::style;
 
 /// Arguments of `cabra show`.
 #[derive(clap::Args, Debug)]
 pub struct ShowArgs {
     /// A `.caminos` game record.
     pub file: PathBuf,
+    /// Print one JSON object for scripts: how the game stands, the
+    /// placements in notation and the owner and height of every column.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(serde::Serialize)]
+struct ShowJson {
+    #[serde(flatten)]
+    game: GameJson,
+    /// The placements in notation, in playing order.
+    moves: Vec<String>,
+    /// Row by row (y = 0 first), each column as `owner height`: `"1 2"`,
+    /// `"2 1"`, or `"- 0"` when empty.
+    columns: Vec<Vec<String>>,
 }
 
 /// Prints the position at the end of the file.
 pub fn run(args: &ShowArgs) -> anyhow::Result<()> {
-    let pos = cabra::game::record::read_game(&args.file)?;
-    print!("{}", render(&pos, std::io::stdout().is_terminal()));
+    let pos = read_game(&args.file)?;
+    if args.json {
+        let columns = (0..8u8)
+            .map(|y| {
+                (0..8u8)
+                    .map(|x| match pos.top(x, y) {
+                        Some((p, z)) => format!("{} {}", p.number(), z + 1),
+                        None => "- 0".to_string(),
+                    })
+                    .collect()
+            })
+            .collect();
+        let j = ShowJson {
+            game: GameJson::of(&pos),
+            moves: pos.history().iter().map(|p| p.to_string()).collect(),
+            columns,
+        };
+        println!("{}", serde_json::to_string(&j)?);
+        return Ok(());
+    }
+    style::print(&render(&pos, style::colours()));
     Ok(())
 }

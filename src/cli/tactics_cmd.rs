@@ -1,42 +1,31 @@
 //! `cabra tactics`: how many tactical test positions an engine solves.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use anyhow::{Context, bail};
-use cabra::engine::EngineConfig;
-use cabra::engine::tactics::{Kind, kind_in, solves};
+use cabra::engine::tactics::{Kind, SUITE, kind_in, solves};
+use cabra::engine::{Budget, Engine};
 use cabra::game::Position;
-use cabra::game::record::parse_game;
-use cabra::search::Limits;
+use cabra::game::record::parse_record;
 use serde::Serialize;
 
-use super::duration::parse_duration;
+use super::options::EngineOptions;
 
-/// Where the suite lives in the repository.
-const DEFAULT_DIR: &str = "tests/data/tactics";
+/// Iterations per position when no budget is given.
+const DEFAULT_ITERATIONS: u64 = 100_000;
 
 /// Arguments of `cabra tactics`.
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Without a limit each position gets 100,000 iterations on one thread, seed 1."
+)]
 pub struct TacticsArgs {
-    /// A `.caminos` file with a `# tactic: KIND` comment, or a directory
-    /// holding them (default: tests/data/tactics).
+    /// A `.caminos` file with a `# tactic: KIND` comment (win1, block,
+    /// win2), or a directory holding them [default: the built-in suite of
+    /// 18 positions].
     pub path: Option<PathBuf>,
-    /// The engine configuration (see docs/STRENGTH.md).
-    #[arg(long, default_value = "default")]
-    pub engine: String,
-    /// Time per position.
-    #[arg(long, value_parser = parse_duration)]
-    pub time: Option<Duration>,
-    /// Iterations per position (the default when no limit is given: 100000).
-    #[arg(long)]
-    pub iterations: Option<u64>,
-    /// Threads.
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
-    /// Seed.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    #[command(flatten)]
+    pub engine: EngineOptions,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -59,14 +48,16 @@ struct Summary {
     positions: Vec<Outcome>,
 }
 
-/// Runs `cabra tactics`.
-pub fn run(args: &TacticsArgs) -> anyhow::Result<()> {
-    let path = args
-        .path
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(DEFAULT_DIR));
+/// The test files: `(name, text)`.
+fn tests(path: Option<&Path>) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
+    let Some(path) = path else {
+        return Ok(SUITE
+            .iter()
+            .map(|(n, t)| (n.to_string(), t.as_bytes().to_vec()))
+            .collect());
+    };
     let files = if path.is_dir() {
-        let mut v: Vec<PathBuf> = std::fs::read_dir(&path)
+        let mut v: Vec<PathBuf> = std::fs::read_dir(path)
             .with_context(|| format!("cannot read {}", path.display()))?
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == "caminos"))
@@ -74,43 +65,59 @@ pub fn run(args: &TacticsArgs) -> anyhow::Result<()> {
         v.sort();
         v
     } else {
-        vec![path.clone()]
+        vec![path.to_path_buf()]
     };
     if files.is_empty() {
         bail!("no .caminos files in {}", path.display());
     }
-    let mut limits = Limits {
-        time: args.time,
-        iterations: args.iterations,
-        nodes: None,
-        stop: None,
-    };
-    if limits.time.is_none() && limits.iterations.is_none() {
-        limits.iterations = Some(100_000);
-    }
-    let config = EngineConfig::parse(&args.engine)
-        .context("--engine")?
-        .with_fallback(&limits, args.threads);
+    files
+        .into_iter()
+        .map(|f| {
+            let bytes =
+                std::fs::read(&f).with_context(|| format!("cannot read {}", f.display()))?;
+            Ok((f.display().to_string(), bytes))
+        })
+        .collect()
+}
+
+/// A test position and what it asks for.
+fn load(name: &str, bytes: &[u8]) -> anyhow::Result<(Position, Kind)> {
+    let text = String::from_utf8_lossy(bytes);
+    let kind = kind_in(&text)
+        .with_context(|| format!("{name}: no '# tactic: KIND' comment"))?
+        .map_err(anyhow::Error::msg)
+        .with_context(|| name.to_string())?;
+    let pos = parse_record(bytes)
+        .with_context(|| format!("{name} is not a valid game"))?
+        .position;
+    Ok((pos, kind))
+}
+
+/// Runs `cabra tactics`.
+pub fn run(args: &TacticsArgs) -> anyhow::Result<()> {
+    let files = tests(args.path.as_deref())?;
+    let template: Engine = args
+        .engine
+        .engine(1, Budget::iterations(DEFAULT_ITERATIONS), 1);
     let mut positions = Vec::new();
-    for f in &files {
-        let (pos, kind) = load(f)?;
-        let mut engine = cabra::engine::Engine::new(config.clone(), args.seed);
-        let report = engine.think(&pos);
+    let mut text = String::new();
+    for (name, bytes) in &files {
+        let (pos, kind) = load(name, bytes)?;
+        let mut engine = Engine::new(template.config().clone(), template.seed());
+        let report = engine.choose(&pos);
         let best = report.best;
         let proven = report.proven.map(|p| format!("{p:?}").to_lowercase());
         let solved = best.is_some_and(|m| solves(&pos, kind, m));
-        if !args.json {
-            println!(
-                "{:<5} {:<8} {:<16} {:<8} {}",
-                kind,
-                if solved { "solved" } else { "FAILED" },
-                best.map_or("-".into(), |m| m.to_string()),
-                proven.as_deref().unwrap_or("-"),
-                f.display()
-            );
-        }
+        text.push_str(&format!(
+            "{:<5} {:<8} {:<16} {:<8} {}\n",
+            kind,
+            if solved { "solved" } else { "FAILED" },
+            best.map_or("-".into(), |m| m.to_string()),
+            proven.as_deref().unwrap_or("-"),
+            name
+        ));
         positions.push(Outcome {
-            file: f.display().to_string(),
+            file: name.clone(),
             kind: kind.to_string(),
             answer: best.map(|m| m.to_string()),
             proven,
@@ -129,19 +136,8 @@ pub fn run(args: &TacticsArgs) -> anyhow::Result<()> {
             })?
         );
     } else {
-        println!("solved {solved}/{total}");
+        text.push_str(&format!("solved {solved}/{total}\n"));
+        super::style::print(&text);
     }
     Ok(())
-}
-
-/// A test position and what it asks for.
-fn load(f: &Path) -> anyhow::Result<(Position, Kind)> {
-    let text =
-        std::fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?;
-    let kind = kind_in(&text)
-        .with_context(|| format!("{}: no '# tactic: KIND' comment", f.display()))?
-        .map_err(anyhow::Error::msg)
-        .with_context(|| f.display().to_string())?;
-    let pos = parse_game(&text).with_context(|| format!("{} is not a valid game", f.display()))?;
-    Ok((pos, kind))
 }

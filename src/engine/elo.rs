@@ -2,19 +2,25 @@
 //!
 //! - score `s = (wins + draws/2) / games`, from the first engine's side;
 //! - Elo difference `elo(s) = -400 * log10(1/s - 1)`;
-//! - the standard error of the mean per-game score (each game scores 1,
-//!   0.5 or 0): `se = sqrt((mean(x^2) - s^2) / games)`;
-//! - the 95% interval is `[elo(s - 1.96 se), elo(s + 1.96 se)]`.
+//! - the interval: the mean of the per-game scores (1, 0.5, 0), or with
+//!   paired openings of the per-pair scores (the pentanomial model: each
+//!   opening played once with each colour scores 0, 0.5, 1, 1.5 or 2),
+//!   with its standard error; `[elo(s - 1.96 se), elo(s + 1.96 se)]`.
 //!
-//! A score of exactly 0 or 1 (or an interval end beyond them) has no finite
-//! Elo: such scores are clamped to `[1/(2·games), 1 - 1/(2·games)]` (as if
-//! half a game had gone the other way) and the summary says so
-//! (`clamped`); the Elo is then a bound, not an estimate.
+//! Small samples: like the Agresti–Coull interval for a proportion, the
+//! interval is computed as if about 1.96² more games had been played, half
+//! won and half lost, so that it is never of zero width (10 wins out of
+//! 10 do not prove an infinite difference) and always finite. The centre,
+//! `elo`, is the plain score's Elo (clamped to half a game from 0 and 1,
+//! and then flagged `clamped`).
 
 use serde::Serialize;
 
 /// z for a two-sided 95% interval.
 const Z95: f64 = 1.959_963_985;
+
+/// Below this many games the interval is rough and the summary says so.
+pub const FEW_GAMES: u32 = 30;
 
 /// Elo difference for a score strictly between 0 and 1.
 pub fn elo(score: f64) -> f64 {
@@ -37,55 +43,102 @@ pub struct Summary {
     /// The 95% interval of the Elo difference.
     pub elo_low: f64,
     pub elo_high: f64,
-    /// Whether a score was clamped away from 0 or 1 to keep the Elo finite.
+    /// Whether the score was clamped away from 0 or 1 to keep the Elo finite.
     pub clamped: bool,
+    /// `games` (per game) or `pairs` (pentanomial): what the interval treats
+    /// as independent samples.
+    pub model: &'static str,
+}
+
+/// Mean and standard error of samples `values[k]` seen `counts[k]` times,
+/// with `prior` extra samples at each end of the scale (0 and 1).
+fn mean_and_error(values: &[f64], counts: &[f64], prior: f64) -> (f64, f64) {
+    let n: f64 = counts.iter().sum::<f64>() + 2.0 * prior;
+    let sum: f64 = values.iter().zip(counts).map(|(v, c)| v * c).sum::<f64>() + prior;
+    let sq: f64 = values
+        .iter()
+        .zip(counts)
+        .map(|(v, c)| v * v * c)
+        .sum::<f64>()
+        + prior;
+    let mean = sum / n;
+    let var = (sq / n - mean * mean).max(0.0);
+    (mean, (var / n).sqrt())
 }
 
 impl Summary {
+    /// The summary of games counted one by one (the trinomial model).
     pub fn new(wins: u32, draws: u32, losses: u32) -> Self {
-        let games = wins + draws + losses;
-        if games == 0 {
-            return Summary {
-                games,
-                wins,
-                draws,
-                losses,
-                score: 0.5,
-                elo: 0.0,
-                elo_ci95: 0.0,
-                elo_low: 0.0,
-                elo_high: 0.0,
-                clamped: false,
-            };
+        let counts = [f64::from(losses), f64::from(draws), f64::from(wins)];
+        let (mean, se) = mean_and_error(&[0.0, 0.5, 1.0], &counts, Z95 * Z95 / 2.0);
+        Self::build(wins, draws, losses, mean, se, "games")
+    }
+
+    /// The summary of games given by the first engine's score in each (1,
+    /// 0.5 or 0; `None` for a game not played), in game order; with
+    /// `paired`, games `2k` and `2k + 1` share an opening with colours
+    /// swapped and the interval treats each complete pair as one sample
+    /// (the pentanomial model; a game without its pair counts in the score
+    /// only).
+    pub fn from_scores(scores: &[Option<f64>], paired: bool) -> Self {
+        let count = |v: f64| scores.iter().filter(|&&x| x == Some(v)).count() as u32;
+        let (wins, draws, losses) = (count(1.0), count(0.5), count(0.0));
+        let pairs: Vec<f64> = scores
+            .chunks_exact(2)
+            .filter_map(|p| Some(p[0]? + p[1]?))
+            .collect();
+        if !paired || pairs.is_empty() {
+            return Self::new(wins, draws, losses);
         }
-        let n = f64::from(games);
-        let score = (f64::from(wins) + 0.5 * f64::from(draws)) / n;
-        let mean_sq = (f64::from(wins) + 0.25 * f64::from(draws)) / n;
-        let se = ((mean_sq - score * score).max(0.0) / n).sqrt();
-        let eps = 0.5 / n;
-        let mut clamped = false;
-        let mut e = |s: f64| {
-            let c = s.clamp(eps, 1.0 - eps);
-            if c != s {
-                clamped = true;
-            }
-            elo(c)
+        let mut counts = [0.0; 5];
+        for pair in pairs {
+            counts[(pair * 2.0).round() as usize] += 1.0;
+        }
+        let values = [0.0, 0.25, 0.5, 0.75, 1.0];
+        let (mean, se) = mean_and_error(&values, &counts, Z95 * Z95 / 4.0);
+        Self::build(wins, draws, losses, mean, se, "pairs")
+    }
+
+    fn build(wins: u32, draws: u32, losses: u32, mean: f64, se: f64, model: &'static str) -> Self {
+        let games = wins + draws + losses;
+        let n = f64::from(games.max(1));
+        let score = if games == 0 {
+            0.5
+        } else {
+            (f64::from(wins) + 0.5 * f64::from(draws)) / n
         };
-        let elo_mid = e(score);
-        let elo_low = e(score - Z95 * se);
-        let elo_high = e(score + Z95 * se);
+        let eps = 0.5 / n;
+        let clamped = games > 0 && (score < eps || score > 1.0 - eps);
+        let centre = elo(score.clamp(eps, 1.0 - eps));
+        let tiny = 1e-6;
+        let elo_low = elo((mean - Z95 * se).clamp(tiny, 1.0 - tiny)).min(centre);
+        let elo_high = elo((mean + Z95 * se).clamp(tiny, 1.0 - tiny)).max(centre);
         Summary {
             games,
             wins,
             draws,
             losses,
             score,
-            elo: elo_mid,
+            elo: if games == 0 { 0.0 } else { centre },
             elo_ci95: (elo_high - elo_low) / 2.0,
             elo_low,
             elo_high,
             clamped,
+            model,
         }
+    }
+
+    /// The Elo line of a report: `Elo A-B +120 (95%: +40 to +210)`, with a
+    /// warning for few games.
+    pub fn elo_text(&self) -> String {
+        let mut s = format!(
+            "Elo A-B {:+.0} (95%: {:+.0} to {:+.0}, by {})",
+            self.elo, self.elo_low, self.elo_high, self.model
+        );
+        if self.games < FEW_GAMES {
+            s.push_str(&format!("; only {} games: a rough interval", self.games));
+        }
+        s
     }
 }
 
@@ -106,40 +159,68 @@ mod tests {
     }
 
     #[test]
-    fn interval_from_the_per_game_standard_error() {
-        // 60 wins, 20 draws, 20 losses: s = 0.7; per-game scores 1, .5, 0.
-        let s = Summary::new(60, 20, 20);
+    fn large_samples_match_the_per_game_standard_error() {
+        // 600 wins, 200 draws, 200 losses: s = 0.7.
+        let s = Summary::new(600, 200, 200);
         assert!(close(s.score, 0.7));
-        let var = (60.0 * 0.09 + 20.0 * 0.04 + 20.0 * 0.49) / 100.0;
-        let se = (var / 100.0f64).sqrt();
         assert!(close(s.elo, elo(0.7)));
-        assert!(close(s.elo_low, elo(0.7 - Z95 * se)));
-        assert!(close(s.elo_high, elo(0.7 + Z95 * se)));
-        assert!(close(s.elo_ci95, (s.elo_high - s.elo_low) / 2.0));
-        assert!(!s.clamped);
+        let var = (600.0 * 0.09 + 200.0 * 0.04 + 200.0 * 0.49) / 1000.0;
+        let se = (var / 1000.0f64).sqrt();
+        // The prior of ~2 games moves the ends by well under an Elo point.
+        assert!(
+            (s.elo_low - elo(0.7 - Z95 * se)).abs() < 1.5,
+            "{}",
+            s.elo_low
+        );
+        assert!(
+            (s.elo_high - elo(0.7 + Z95 * se)).abs() < 1.5,
+            "{}",
+            s.elo_high
+        );
         // Draws narrow the interval compared with the same score from wins and losses.
-        let no_draws = Summary::new(70, 0, 30);
-        assert!(close(no_draws.score, 0.7));
+        let no_draws = Summary::new(700, 0, 300);
         assert!(no_draws.elo_ci95 > s.elo_ci95);
     }
 
     #[test]
-    fn extreme_scores_are_finite_and_flagged() {
+    fn small_samples_never_get_a_zero_width_interval() {
         for s in [
+            Summary::new(1, 0, 0),
+            Summary::new(0, 1, 0),
+            Summary::new(2, 0, 0),
             Summary::new(10, 0, 0),
             Summary::new(0, 0, 10),
             Summary::new(9, 1, 0),
+            Summary::new(1, 0, 1),
+            Summary::from_scores(&[Some(1.0), Some(0.0), Some(0.0), Some(1.0)], true),
+            Summary::from_scores(&[Some(1.0); 6], true),
         ] {
             assert!(s.elo.is_finite() && s.elo_low.is_finite() && s.elo_high.is_finite());
-            assert!(s.elo_ci95.is_finite());
+            assert!(s.elo_ci95 > 50.0, "{s:?}");
+            assert!(s.elo_low <= s.elo && s.elo <= s.elo_high, "{s:?}");
+            assert!(s.elo_text().contains("rough"));
         }
         let all = Summary::new(10, 0, 0);
-        assert!(all.clamped);
-        assert!(close(all.elo, elo(0.95)));
+        assert!(all.clamped && close(all.elo, elo(0.95)));
         assert!(Summary::new(0, 0, 10).elo < 0.0);
-        let none = Summary::new(0, 0, 0);
-        assert_eq!(none.score, 0.5);
-        assert!(!none.clamped);
         assert!(!Summary::new(5, 0, 5).clamped);
+        assert_eq!(Summary::new(0, 0, 0).score, 0.5);
+    }
+
+    #[test]
+    fn pairs_count_their_games_and_split_colour_luck_out() {
+        // 40 pairs each won by the first engine with one colour and lost
+        // with the other: the score is 50% and the pair model sees no
+        // variance beyond the prior; the game model sees the full spread.
+        let scores: Vec<Option<f64>> = (0..80).map(|g| Some((g % 2) as f64)).collect();
+        let pairs = Summary::from_scores(&scores, true);
+        assert_eq!((pairs.games, pairs.wins, pairs.losses), (80, 40, 40));
+        assert_eq!(pairs.model, "pairs");
+        let games = Summary::from_scores(&scores, false);
+        assert!(close(pairs.score, 0.5) && close(games.score, 0.5));
+        assert!(pairs.elo_ci95 < games.elo_ci95 / 2.0);
+        let odd = Summary::from_scores(&[Some(1.0), Some(0.5), None, Some(0.5)], true);
+        assert_eq!((odd.games, odd.wins, odd.draws), (3, 1, 2));
+        assert_eq!(odd.model, "pairs");
     }
 }

@@ -18,6 +18,83 @@ use std::str::FromStr;
 
 use crate::game::{Placement, Player, Position, Status};
 
+/// The built-in suite (`tests/data/tactics`), embedded so that `cabra
+/// tactics` works wherever the binary is: `(file name, file text)`.
+pub const SUITE: &[(&str, &str)] = &[
+    (
+        "block-1.caminos",
+        include_str!("../../tests/data/tactics/block-1.caminos"),
+    ),
+    (
+        "block-2.caminos",
+        include_str!("../../tests/data/tactics/block-2.caminos"),
+    ),
+    (
+        "block-3.caminos",
+        include_str!("../../tests/data/tactics/block-3.caminos"),
+    ),
+    (
+        "block-4.caminos",
+        include_str!("../../tests/data/tactics/block-4.caminos"),
+    ),
+    (
+        "block-5.caminos",
+        include_str!("../../tests/data/tactics/block-5.caminos"),
+    ),
+    (
+        "block-6.caminos",
+        include_str!("../../tests/data/tactics/block-6.caminos"),
+    ),
+    (
+        "win1-1.caminos",
+        include_str!("../../tests/data/tactics/win1-1.caminos"),
+    ),
+    (
+        "win1-2.caminos",
+        include_str!("../../tests/data/tactics/win1-2.caminos"),
+    ),
+    (
+        "win1-3.caminos",
+        include_str!("../../tests/data/tactics/win1-3.caminos"),
+    ),
+    (
+        "win1-4.caminos",
+        include_str!("../../tests/data/tactics/win1-4.caminos"),
+    ),
+    (
+        "win1-5.caminos",
+        include_str!("../../tests/data/tactics/win1-5.caminos"),
+    ),
+    (
+        "win1-6.caminos",
+        include_str!("../../tests/data/tactics/win1-6.caminos"),
+    ),
+    (
+        "win2-1.caminos",
+        include_str!("../../tests/data/tactics/win2-1.caminos"),
+    ),
+    (
+        "win2-2.caminos",
+        include_str!("../../tests/data/tactics/win2-2.caminos"),
+    ),
+    (
+        "win2-3.caminos",
+        include_str!("../../tests/data/tactics/win2-3.caminos"),
+    ),
+    (
+        "win2-4.caminos",
+        include_str!("../../tests/data/tactics/win2-4.caminos"),
+    ),
+    (
+        "win2-5.caminos",
+        include_str!("../../tests/data/tactics/win2-5.caminos"),
+    ),
+    (
+        "win2-6.caminos",
+        include_str!("../../tests/data/tactics/win2-6.caminos"),
+    ),
+];
+
 /// What a tactical position asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {

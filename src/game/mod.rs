@@ -15,7 +15,6 @@ mod player;
 mod playout;
 mod position;
 pub mod record;
-mod search_game;
 mod shape;
 mod shape_masks;
 mod table;
@@ -31,7 +30,6 @@ pub use notation::{
 pub use orientation::{Face, Orientation};
 pub use piece::Piece;
 pub use player::{Player, Status, WinReason};
-pub use playout::PlayoutRules;
 pub use position::{MAX_PLIES, Position};
 pub use shape::{SHAPE_COUNT, Shape};
 pub use table::{DrawMap, Entry, PLACEMENT_COUNT, Placement, Table, table};

@@ -57,6 +57,16 @@ pub enum WinReason {
     Perimeter,
 }
 
+impl WinReason {
+    /// The reason as programs name it: `bridge` or `perimeter`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            WinReason::Bridge => "bridge",
+            WinReason::Perimeter => "perimeter",
+        }
+    }
+}
+
 /// The state of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Status {
@@ -84,6 +94,29 @@ impl Status {
         match self {
             Status::Won { winner, .. } => Some(winner),
             _ => None,
+        }
+    }
+
+    /// The result as programs name it: `p1`, `p2`, `draw` or `ongoing`.
+    pub const fn code(self) -> &'static str {
+        match self {
+            Status::Ongoing => "ongoing",
+            Status::Won {
+                winner: Player::One,
+                ..
+            } => "p1",
+            Status::Won { .. } => "p2",
+            Status::Draw => "draw",
+        }
+    }
+
+    /// What decided a finished game: `bridge` or `perimeter` (a draw is
+    /// decided by the counts); `None` while it is in progress.
+    pub const fn reason(self) -> Option<&'static str> {
+        match self {
+            Status::Ongoing => None,
+            Status::Won { by, .. } => Some(by.name()),
+            Status::Draw => Some("perimeter"),
         }
     }
 }

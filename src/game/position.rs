@@ -79,6 +79,15 @@ impl Position {
             .find(|p| self.cubes[p.index()].contains(cell))
     }
 
+    /// The topmost cube of column `(x, y)`: its owner and height (0 to 2),
+    /// or `None` for an empty column.
+    pub fn top(&self, x: u8, y: u8) -> Option<(Player, u8)> {
+        (0..3u8).rev().find_map(|z| {
+            let c = Cell::new(x, y, z);
+            self.owner(c).map(|p| (p, z))
+        })
+    }
+
     /// How many pieces of type `piece` `player` still holds.
     #[inline(always)]
     pub fn pieces_left(&self, player: Player, piece: Piece) -> u8 {

@@ -1,58 +1,133 @@
-//! `.caminos` game records (RULES.md section 8): reading with line-numbered
-//! errors, writing in the canonical form, saving atomically.
-
-use std::io::Write;
-use std::path::Path;
-
-use anyhow::Context;
+//! `.caminos` game records (RULES.md section 8): reading from bytes with
+//! line-numbered errors, writing in the canonical form. Files themselves
+//! are read and written by the front ends.
 
 use super::error::RecordError;
-use super::notation::{cells_from_digits, placement_from_cells};
+use super::notation::{cells_from_digits, parse_placement, placement_from_cells};
 use super::position::Position;
 use super::table::Placement;
 
-/// The placement on one line of a record, or `None` for a blank or comment-only line.
-fn parse_line(line: &str) -> Result<Option<Placement>, String> {
-    let content = line.split('#').next().unwrap_or("");
-    if content.trim().is_empty() {
-        return Ok(None);
+/// A game record as read: the game, and the comment lines before its first
+/// placement (without their `#`), which a program writing the game back
+/// keeps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// The position at the end of the record.
+    pub position: Position,
+    /// The text of each comment line before the first placement, after `#`.
+    pub header: Vec<String>,
+}
+
+/// The lines of a file: ended by `\n`, `\r\n` or a lone `\r`.
+fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut rest = bytes;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let end = rest
+            .iter()
+            .position(|&b| b == b'\n' || b == b'\r')
+            .unwrap_or(rest.len());
+        let line = &rest[..end];
+        let skip = match rest.get(end..end + 2) {
+            Some(b"\r\n") => 2,
+            _ if end < rest.len() => 1,
+            _ => 0,
+        };
+        rest = &rest[end + skip..];
+        Some(line)
+    })
+}
+
+/// What one line of a record holds.
+enum Line<'a> {
+    /// Nothing but white space.
+    Blank,
+    /// Only a comment: the text after `#`.
+    Comment(&'a [u8]),
+    /// A placement.
+    Placement(Placement),
+}
+
+/// Reads one line of a record.
+fn parse_line(line: &[u8]) -> Result<Line<'_>, String> {
+    let (content, comment) = match line.iter().position(|&b| b == b'#') {
+        Some(i) => (&line[..i], Some(&line[i + 1..])),
+        None => (line, None),
+    };
+    if content.iter().all(u8::is_ascii_whitespace) {
+        return Ok(comment.map_or(Line::Blank, Line::Comment));
     }
-    let digits: Vec<u8> = content
+    let text = std::str::from_utf8(content).map_err(|e| {
+        let byte = content[e.valid_up_to()];
+        format!("byte 0x{byte:02X} is not UTF-8 text (only comments may hold other bytes)")
+    })?;
+    let digits: Vec<u8> = text
         .bytes()
         .filter(u8::is_ascii_digit)
         .map(|b| b - b'0')
         .collect();
-    let cells = cells_from_digits(&digits)?;
-    placement_from_cells(cells).map(Some)
+    let cells = cells_from_digits(&digits).map_err(|e| match parse_placement(text) {
+        // A line in piece notation: say how a file writes that placement.
+        Ok(p) => format!(
+            "{e}: a file holds the four cells of each placement, and `{p}` is written `{}`",
+            cells_text(p)
+        ),
+        Err(_) => e,
+    })?;
+    placement_from_cells(cells).map(Line::Placement)
 }
 
-/// Reads a game record. The first bad line stops reading with an error naming
-/// the line and the reason; nothing past it is applied.
-pub fn parse_game(text: &str) -> Result<Position, RecordError> {
-    let mut pos = Position::new();
-    for (i, line) in text.lines().enumerate() {
+/// Reads a game record from the bytes of a file. A UTF-8 byte-order mark
+/// is skipped; lines end with `\n`, `\r\n` or `\r`. The first bad line
+/// stops reading with an error naming the line and the reason; nothing
+/// past it is applied.
+///
+/// ```
+/// use cabra::game::record::parse_record;
+/// let r = parse_record(b"# a game\n110 120 121 122\n").unwrap();
+/// assert_eq!(r.position.plies(), 1);
+/// assert_eq!(r.header, vec![" a game".to_string()]);
+/// let e = parse_record(b"110 120 121 122\n110 120 121 122\n").unwrap_err();
+/// assert_eq!(e.line, 2);
+/// ```
+pub fn parse_record(bytes: &[u8]) -> Result<Record, RecordError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let mut position = Position::new();
+    let mut header = Vec::new();
+    for (i, line) in lines(bytes).enumerate() {
         let fail = |reason: String| RecordError {
             line: i + 1,
             reason,
         };
-        if let Some(p) = parse_line(line).map_err(fail)? {
-            pos.try_play(p).map_err(|e| fail(e.to_string()))?;
+        match parse_line(line).map_err(fail)? {
+            Line::Blank => {}
+            Line::Comment(text) => {
+                if position.plies() == 0 {
+                    header.push(String::from_utf8_lossy(text).into_owned());
+                }
+            }
+            Line::Placement(p) => position.try_play(p).map_err(|e| fail(e.to_string()))?,
         }
     }
-    Ok(pos)
+    Ok(Record { position, header })
 }
 
-/// Reads a game record from a file.
-pub fn read_game(path: &Path) -> anyhow::Result<Position> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    parse_game(&text).with_context(|| format!("{} is not a valid game", path.display()))
+/// Reads a game record from text (see [`parse_record`]).
+pub fn parse_game(text: &str) -> Result<Position, RecordError> {
+    parse_record(text.as_bytes()).map(|r| r.position)
+}
+
+/// The four cells of a placement in ascending order: `110 120 121 122`.
+pub fn cells_text(p: Placement) -> String {
+    let cells: Vec<String> = p.entry().cells.cells().map(|c| c.to_string()).collect();
+    cells.join(" ")
 }
 
 /// One line of a record: the four cells in ascending order, then the notation.
 pub fn placement_line(p: Placement) -> String {
-    let cells: Vec<String> = p.entry().cells.cells().map(|c| c.to_string()).collect();
-    format!("{}  # {}", cells.join(" "), p)
+    format!("{}  # {}", cells_text(p), p)
 }
 
 /// The record of a game: one placement per line, as RULES.md section 8 says.
@@ -63,34 +138,70 @@ pub fn write_game(pos: &Position) -> String {
         .collect()
 }
 
-/// Saves a game record without ever leaving a half-written file: the text goes
-/// to a temporary file beside the target, is flushed to disk, then renamed over it.
-pub fn save_game(path: &Path, pos: &Position) -> anyhow::Result<()> {
-    save_atomically(path, write_game(pos).as_bytes())
+/// The record of a game after header comment lines (each written `#` and
+/// its text, as [`Record::header`] holds them).
+pub fn write_record(header: &[String], pos: &Position) -> String {
+    let mut s: String = header.iter().map(|h| format!("#{h}\n")).collect();
+    s.push_str(&write_game(pos));
+    s
 }
 
-/// Writes `bytes` to `path` through a temporary file and a rename.
-pub fn save_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let name = path
-        .file_name()
-        .with_context(|| format!("{} is not a file name", path.display()))?;
-    let tmp = dir.join(format!(
-        ".{}.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result = (|| -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_ends_bom_and_bytes_in_comments() {
+        let one = "110 120 121 122";
+        let two = "330 340 430 440";
+        for text in [
+            format!("{one}\n{two}\n"),
+            format!("{one}\r\n{two}\r\n"),
+            format!("{one}\r{two}\r"),
+            format!("\u{FEFF}# header\n{one}\n{two}"),
+        ] {
+            let r = parse_record(text.as_bytes()).unwrap();
+            assert_eq!(r.position.plies(), 2, "{text:?}");
+        }
+        // Latin-1 in a comment is ignored; outside one it is an error.
+        let latin = b"# caf\xE9\n110 120 121 122  # caf\xE9\n".to_vec();
+        let r = parse_record(&latin).unwrap();
+        assert_eq!((r.position.plies(), r.header.len()), (1, 1));
+        let e = parse_record(b"110 120 121 122 caf\xE9\n").unwrap_err();
+        assert_eq!(e.line, 1);
+        assert!(e.reason.contains("0xE9"), "{}", e.reason);
+        // CR-only lines: the second line is bad and named.
+        let e = parse_record(b"110 120 121 122\r110 120 121 122\r").unwrap_err();
+        assert_eq!(e.line, 2);
     }
-    result.with_context(|| format!("cannot save {}", path.display()))
+
+    #[test]
+    fn a_line_in_piece_notation_says_how_files_write_it() {
+        let e = parse_record(b"L E180 110\n").unwrap_err();
+        assert_eq!(e.line, 1);
+        assert!(
+            e.reason.contains("found 6 digits, expected 12"),
+            "{}",
+            e.reason
+        );
+        assert!(
+            e.reason
+                .contains("`L E180 110` is written `110 120 121 122`"),
+            "{}",
+            e.reason
+        );
+    }
+
+    #[test]
+    fn header_comments_survive_a_round_trip() {
+        let text = "# cabra game 1\n#   opening: 2\n\n110 120 121 122  # L E180 110\n# later\n";
+        let r = parse_record(text.as_bytes()).unwrap();
+        assert_eq!(r.header, vec![" cabra game 1", "   opening: 2"]);
+        let out = write_record(&r.header, &r.position);
+        assert_eq!(
+            out,
+            "# cabra game 1\n#   opening: 2\n110 120 121 122  # L E180 110\n"
+        );
+        assert_eq!(parse_record(out.as_bytes()).unwrap(), r);
+    }
 }

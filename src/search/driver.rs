@@ -15,7 +15,7 @@
 use std::sync::Mutex;
 use std::time::Instant;
 
-use super::game::{Game, Playout};
+use super::game::Game;
 use super::limits::{Limits, Stopper, share};
 use super::order::{child_salt, mix};
 use super::policy::Uct;
@@ -57,21 +57,12 @@ pub struct SearchConfig {
     /// With `threats`: a node is checked for threats once it has this
     /// many visits (1: at its first expansion).
     pub threat_visits: u32,
-    /// Expand the moves [`Game::expand_early`] marks first, at every node,
-    /// then the others.
-    pub early_first: bool,
-    /// Prior knowledge: a new child for a move [`Game::expand_early`] does
-    /// not mark starts with this many virtual lost visits, so it must win
-    /// real playouts before the search trusts it (0: off).
-    pub late_prior: u32,
-    /// With the playouts' reply table: a node's first child is the stored
-    /// reply to the move into it, when legal, before the move order.
+    /// Keep a table of last good replies ([`super::Replies`]), learned
+    /// from every iteration and passed to the playouts.
+    pub replies: bool,
+    /// With `replies`: a node's first child is the stored reply to the
+    /// move into it, when legal, before the move order.
     pub reply_first: bool,
-    /// RAVE (all-moves-as-first) weight `k`: a child's value is blended
-    /// with its AMAF value by `beta = k / (k + visits)`; 0 turns RAVE off.
-    pub rave: f32,
-    /// How playouts choose moves ([`Playout::SHIPPED`] by default).
-    pub playout: Playout,
     /// How many root moves the report lists.
     pub top_moves: usize,
 }
@@ -87,11 +78,8 @@ impl Default for SearchConfig {
             win_check: true,
             threats: true,
             threat_visits: DEFAULT_THREAT_VISITS,
-            early_first: false,
-            late_prior: 0,
+            replies: true,
             reply_first: true,
-            rave: 0.0,
-            playout: Playout::SHIPPED,
             top_moves: 10,
         }
     }
@@ -106,13 +94,19 @@ pub struct Searcher<G: Game> {
 }
 
 impl<G: Game> Searcher<G> {
-    /// A searcher at `root`. Panics if `G::MOVE_SPACE` is above
-    /// [`super::order::MAX_MOVE_SPACE`] or a thread pool cannot be built.
+    /// A searcher at `root` whose playouts use the game's default policy.
+    /// Panics if `G::MOVE_SPACE` is above [`super::order::MAX_MOVE_SPACE`]
+    /// or a thread pool cannot be built.
     pub fn new(root: G, config: SearchConfig) -> Self {
+        Self::with_playout(root, config, G::Playout::default())
+    }
+
+    /// A searcher at `root` whose playouts use `playout`.
+    pub fn with_playout(root: G, config: SearchConfig, playout: G::Playout) -> Self {
         let threads = config.threads.max(1);
         let cap = (config.node_cap / threads).max(1);
         let workers = (0..threads)
-            .map(|i| Worker::new(&root, &config, tree_seed(config.seed, i), cap))
+            .map(|i| Worker::new(&root, &config, &playout, tree_seed(config.seed, i), cap))
             .collect();
         let pool = (threads > 1).then(|| {
             rayon::ThreadPoolBuilder::new()
@@ -137,6 +131,11 @@ impl<G: Game> Searcher<G> {
     /// The configuration.
     pub fn config(&self) -> &SearchConfig {
         &self.config
+    }
+
+    /// Reports list this many root moves from now on.
+    pub fn set_top_moves(&mut self, n: usize) {
+        self.config.top_moves = n;
     }
 
     /// Nodes in all trees.

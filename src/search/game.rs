@@ -34,48 +34,6 @@ impl Outcome {
     }
 }
 
-/// How playouts choose moves (see [`Game::policy_playout`]); the default
-/// is uniformly random.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Playout {
-    /// Take an immediate win when there is one.
-    pub win: bool,
-    /// Redraw a move that lets the opponent win at once, up to this many
-    /// draws in all (0: off).
-    pub block: u8,
-    /// Percent chance of redrawing (once) a move the game marks as
-    /// usually poor ([`Game::policy_playout`] decides which; 0: off).
-    pub shun: u8,
-    /// Play the last good reply to the opponent's previous move when it is
-    /// legal ([`Replies`]), instead of a random move.
-    pub reply: bool,
-    /// Percent chance that a playout won outright is scored by the game's
-    /// tie-break at that moment instead ([`Game::policy_playout`] decides
-    /// what that is; 0: off). Steers the search, among moves that win as
-    /// often, toward those that would also win the tie-break.
-    pub score: u8,
-}
-
-impl Playout {
-    /// The playouts of the engine as shipped (measured in docs/STRENGTH.md):
-    /// take immediate wins, play the last good reply to the previous move,
-    /// and redraw half of the placements the game marks as usually poor
-    /// (Caminos: those adding a bottom-perimeter piece, which count
-    /// against their owner when nobody bridges).
-    pub const SHIPPED: Playout = Playout {
-        win: true,
-        block: 0,
-        shun: 50,
-        reply: true,
-        score: 0,
-    };
-
-    /// Whether this is the plain uniform playout.
-    pub fn is_uniform(&self) -> bool {
-        !self.win && self.block == 0 && self.shun == 0 && !self.reply && self.score == 0
-    }
-}
-
 /// A game the search can play.
 ///
 /// `play` must leave `outcome` up to date, so that the search can tell a
@@ -87,6 +45,11 @@ pub trait Game: Clone + Send + Sync {
 
     /// What [`Game::threat`] reports (`()` for games without threat tests).
     type Threat: Copy + Send + Sync;
+
+    /// How playouts choose moves: a value the engine configures, passed to
+    /// every [`Game::playout`] (`()` for games with one playout). The
+    /// default value is the one [`crate::search::Searcher::new`] uses.
+    type Playout: Clone + Debug + Default + Send + Sync;
 
     /// Every move has an id below this bound (Caminos: 2,497 placements).
     /// Lets the search keep per-move statistics in flat arrays and walk the
@@ -115,51 +78,26 @@ pub trait Game: Clone + Send + Sync {
     /// `Some` once the game is over.
     fn outcome(&self) -> Option<Outcome>;
 
-    /// Plays uniformly random legal moves until the game ends and returns
-    /// the outcome. Must not allocate.
-    fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome;
-
-    /// A playout by a (possibly) smarter policy, calling `record` with the
-    /// id of every move played (for all-moves-as-first statistics and the
-    /// reply table). `policy.win`: take an immediate win; `policy.block`:
-    /// redraw moves that allow the opponent an immediate win, up to that
-    /// many draws; with `replies`, play the stored reply to the previous
-    /// move (`last` for the first move: the id of the move that led here)
-    /// when it is legal. The default plays uniformly random moves (and
-    /// allocates).
-    fn policy_playout<R: RngCore>(
+    /// Plays the game to its end by `policy` and returns the outcome,
+    /// calling `record` with the id of every move played (for the reply
+    /// table). With `replies` (the search's last good replies), a policy
+    /// may play the stored reply to the previous move (`last` for the first
+    /// move: the id of the move that led here). Hot path: the games of the
+    /// engine must not allocate here; [`uniform_playout`] is a simple
+    /// (allocating) choice for small games.
+    fn playout<R: RngCore>(
         &mut self,
+        policy: &Self::Playout,
         rng: &mut R,
-        policy: Playout,
         replies: Option<&Replies>,
         last: Option<usize>,
         record: &mut dyn FnMut(usize),
-    ) -> Outcome {
-        let _ = (policy, replies, last);
-        let mut buf = Vec::new();
-        loop {
-            if let Some(o) = self.outcome() {
-                return o;
-            }
-            self.legal_moves(&mut buf);
-            let k = (rng.next_u64() % buf.len() as u64) as usize;
-            record(Self::move_id(buf[k]));
-            self.play(buf[k]);
-        }
-    }
+    ) -> Outcome;
 
     /// A move that wins at once for the side to move, if there is one.
     /// The default says "don't know"; games with a cheap test override it.
     fn winning_move(&self) -> Option<Self::Move> {
         None
-    }
-
-    /// Whether the search should try `mv` before the moves for which this
-    /// is false, at every node (with [`crate::search::SearchConfig::early_first`]).
-    /// The default: every move is early (one plain pass).
-    fn expand_early(mv: Self::Move) -> bool {
-        let _ = mv;
-        true
     }
 
     /// If the opponent of the side to move could win at once were it their
@@ -176,5 +114,24 @@ pub trait Game: Clone + Send + Sync {
     fn may_stop(&self, threat: &Self::Threat, mv: Self::Move) -> bool {
         let _ = (threat, mv);
         true
+    }
+}
+
+/// Plays uniformly random legal moves until the game ends, recording each
+/// (a simple [`Game::playout`] for small games; it allocates a move list).
+pub fn uniform_playout<G: Game, R: RngCore>(
+    game: &mut G,
+    rng: &mut R,
+    record: &mut dyn FnMut(usize),
+) -> Outcome {
+    let mut buf = Vec::new();
+    loop {
+        if let Some(o) = game.outcome() {
+            return o;
+        }
+        game.legal_moves(&mut buf);
+        let k = (rng.next_u64() % buf.len() as u64) as usize;
+        record(G::move_id(buf[k]));
+        game.play(buf[k]);
     }
 }

@@ -55,7 +55,7 @@ mod tree;
 mod worker;
 
 pub use driver::{DEFAULT_NODE_CAP, DEFAULT_THREAT_VISITS, SearchConfig, Searcher};
-pub use game::{Game, Outcome, Playout, Side};
+pub use game::{Game, Outcome, Side, uniform_playout};
 pub use limits::Limits;
 pub use policy::Uct;
 pub use replies::Replies;

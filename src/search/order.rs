@@ -13,18 +13,14 @@ pub const MAX_MOVE_SPACE: usize = 65_521;
 /// Walks per-node permutations of `0..space`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct MoveOrder {
-    /// A prime `>= space`: the length of one pass.
+    /// A prime `>= space`: the length of the walk.
     p: u32,
     space: u32,
-    /// 1, or 2 when the moves a game marks as early come first: a first
-    /// pass takes only those, a second pass the others (see `next`).
-    passes: u32,
 }
 
 impl MoveOrder {
-    /// The order for a game with `space` move ids, in one pass, or in two
-    /// (`early_first`): early moves first, then the rest.
-    pub fn new(space: usize, early_first: bool) -> Self {
+    /// The order for a game with `space` move ids.
+    pub fn new(space: usize) -> Self {
         assert!(
             (1..=MAX_MOVE_SPACE).contains(&space),
             "move space {space} outside 1..={MAX_MOVE_SPACE}"
@@ -33,61 +29,44 @@ impl MoveOrder {
         while !is_prime(p) {
             p += 1;
         }
-        let passes = if early_first { 2 } else { 1 };
-        // Node cursors are `u16`.
-        assert!(
-            p * passes <= u32::from(u16::MAX),
-            "move space {space} too large for two passes"
-        );
         MoveOrder {
             p,
             space: space as u32,
-            passes,
         }
     }
 
     /// The cursor value of a node whose moves have all been tried.
     #[inline]
     pub fn end(&self) -> u32 {
-        self.p * self.passes
+        self.p
     }
 
     /// Advances `cursor` to just past the next id that is in range and
     /// accepted by `legal`, and returns that id; `None` (with the cursor at
-    /// [`MoveOrder::end`]) once the permutation is used up. With two passes
-    /// the first takes only ids for which `early` holds, the second only
-    /// the others, so every id still comes once.
+    /// [`MoveOrder::end`]) once the permutation is used up.
     #[inline]
     pub fn next(
         &self,
         salt: u64,
         cursor: &mut u32,
-        early: impl Fn(usize) -> bool,
         mut legal: impl FnMut(usize) -> bool,
     ) -> Option<usize> {
         let p = self.p;
         let a = 1 + (salt % u64::from(p - 1)) as u32;
         let b = ((salt >> 32) % u64::from(p)) as u32;
         let mut k = *cursor;
-        while k < self.end() {
-            let pass = k / p;
-            // One modulo to resume, then the walk only adds `a` and wraps.
-            let mut id = ((u64::from(a) * u64::from(k % p) + u64::from(b)) % u64::from(p)) as u32;
-            let pass_end = (pass + 1) * p;
-            while k < pass_end {
-                k += 1;
-                let this = id;
-                id += a;
-                if id >= p {
-                    id -= p;
-                }
-                if this < self.space
-                    && (self.passes == 1 || early(this as usize) == (pass == 0))
-                    && legal(this as usize)
-                {
-                    *cursor = k;
-                    return Some(this as usize);
-                }
+        // One modulo to resume, then the walk only adds `a` and wraps.
+        let mut id = ((u64::from(a) * u64::from(k % p) + u64::from(b)) % u64::from(p)) as u32;
+        while k < p {
+            k += 1;
+            let this = id;
+            id += a;
+            if id >= p {
+                id -= p;
+            }
+            if this < self.space && legal(this as usize) {
+                *cursor = k;
+                return Some(this as usize);
             }
         }
         *cursor = self.end();
@@ -121,7 +100,7 @@ mod tests {
     fn walk(order: &MoveOrder, salt: u64, legal: impl Fn(usize) -> bool) -> Vec<usize> {
         let mut cursor = 0;
         let mut out = Vec::new();
-        while let Some(id) = order.next(salt, &mut cursor, |_| true, &legal) {
+        while let Some(id) = order.next(salt, &mut cursor, &legal) {
             out.push(id);
         }
         assert_eq!(cursor, order.end());
@@ -131,45 +110,27 @@ mod tests {
     #[test]
     fn every_id_once_in_a_salted_order() {
         for space in [1, 2, 9, 100, 2497] {
-            let order = MoveOrder::new(space, false);
+            let order = MoveOrder::new(space);
             for salt in [0, 1, 12345, u64::MAX, mix(7)] {
                 let mut seen = walk(&order, salt, |_| true);
                 seen.sort_unstable();
                 assert_eq!(seen, (0..space).collect::<Vec<_>>());
             }
         }
-        let order = MoveOrder::new(2497, false);
+        let order = MoveOrder::new(2497);
         assert_ne!(walk(&order, 1, |_| true), walk(&order, 2, |_| true));
     }
 
     #[test]
     fn resumes_from_cursor_and_skips_illegal() {
-        let order = MoveOrder::new(50, false);
+        let order = MoveOrder::new(50);
         let full = walk(&order, 99, |id| id % 3 == 0);
         assert_eq!(full.len(), 17);
         let mut cursor = 0;
         let mut resumed = Vec::new();
-        while let Some(id) = order.next(99, &mut cursor, |_| true, |id| id % 3 == 0) {
+        while let Some(id) = order.next(99, &mut cursor, |id| id % 3 == 0) {
             resumed.push(id);
         }
         assert_eq!(full, resumed);
-    }
-
-    #[test]
-    fn two_passes_give_early_ids_first_and_every_id_once() {
-        let order = MoveOrder::new(100, true);
-        let early = |id: usize| id % 4 == 0;
-        let mut cursor = 0;
-        let mut seen = Vec::new();
-        while let Some(id) = order.next(7, &mut cursor, early, |id| id != 8) {
-            seen.push(id);
-        }
-        assert_eq!(cursor, order.end());
-        let split = seen.iter().position(|&id| !early(id)).unwrap();
-        assert_eq!(split, 24, "the 25 early ids but 8 come first");
-        assert!(seen[split..].iter().all(|&id| !early(id)));
-        seen.sort_unstable();
-        let want: Vec<usize> = (0..100).filter(|&id| id != 8).collect();
-        assert_eq!(seen, want);
     }
 }

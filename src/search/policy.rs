@@ -2,7 +2,7 @@
 //!
 //! A visited child with `n` visits and reward sum `w` (for the player who
 //! moves into it) scores `w/n + c * sqrt(ln N) / sqrt(n)`, where `N` is the
-//! parent's visit count (`root_c` replaces `c` at the root when set).
+//! parent's visit count.
 //! Untried moves all score the FPU value: the search descends into the best
 //! visited child unless FPU beats it, in which case it expands the next
 //! untried move. `fpu = f32::INFINITY` is textbook UCT (every move once
@@ -20,17 +20,11 @@ pub struct Uct {
     pub c: f32,
     /// First-play urgency: the score of an untried move (rewards are 0..1).
     pub fpu: f32,
-    /// The exploration constant at the root, when it differs from `c`.
-    pub root_c: Option<f32>,
 }
 
 impl Default for Uct {
     fn default() -> Self {
-        Uct {
-            c: 0.2,
-            fpu: 1.0,
-            root_c: None,
-        }
+        Uct { c: 0.2, fpu: 1.0 }
     }
 }
 
@@ -42,7 +36,6 @@ pub(crate) struct Tables {
     inv_sqrt: Box<[f32]>,
     sqrt_ln: Box<[f32]>,
     c: f32,
-    root_c: f32,
 }
 
 impl Tables {
@@ -54,21 +47,19 @@ impl Tables {
             inv_sqrt: f(|n| 1.0 / n.max(1.0).sqrt()),
             sqrt_ln: f(|n| n.max(1.0).ln().sqrt()),
             c: uct.c,
-            root_c: uct.root_c.unwrap_or(uct.c),
         }
     }
 
-    /// `c * sqrt(ln N)` for a parent with `N` visits (with the root's `c`
-    /// when the parent is the root).
+    /// `c * sqrt(ln N)` for a parent with `N` visits.
     #[inline]
-    pub fn scale(&self, parent_visits: u32, at_root: bool) -> f32 {
+    pub fn scale(&self, parent_visits: u32) -> f32 {
         let n = parent_visits as usize;
         let s = if n < TABLE {
             self.sqrt_ln[n]
         } else {
             (n as f32).ln().sqrt()
         };
-        if at_root { self.root_c * s } else { self.c * s }
+        self.c * s
     }
 
     /// The UCB key of a child, given the parent's scale. Children proven
@@ -94,47 +85,6 @@ impl Tables {
             (0.5 / n, 1.0 / n.sqrt())
         };
         child.wins2 as f32 * half_inv + scale * inv_sqrt
-    }
-
-    /// The key of a child blended with its all-moves-as-first statistics
-    /// `amaf = [visits, doubled rewards]`: the value is
-    /// `(1 - beta) * mean + beta * amaf_mean` with `beta = rave / (rave + n)`
-    /// (Castro's schedule), plus the usual exploration term.
-    #[inline]
-    pub fn key_amaf(&self, child: &Node, amaf: [u32; 2], rave: f32, scale: f32) -> f32 {
-        let n = child.visits as usize;
-        if n == 0 || child.proof != Proof::Unknown || amaf[0] == 0 {
-            return self.key(child, scale);
-        }
-        let (half_inv, inv_sqrt) = if n < TABLE {
-            (self.half_inv[n], self.inv_sqrt[n])
-        } else {
-            let n = n as f32;
-            (0.5 / n, 1.0 / n.sqrt())
-        };
-        let q = child.wins2 as f32 * half_inv;
-        let qa = amaf[1] as f32 * 0.5 / amaf[0] as f32;
-        let beta = rave / (rave + n as f32);
-        q + beta * (qa - q) + scale * inv_sqrt
-    }
-
-    /// [`Tables::scan`] with all-moves-as-first keys.
-    #[inline]
-    pub fn scan_amaf(
-        &self,
-        children: &[Node],
-        amaf: &[[u32; 2]],
-        rave: f32,
-        scale: f32,
-    ) -> (usize, f32) {
-        let mut best = (0, f32::NEG_INFINITY);
-        for (slot, (child, &a)) in children.iter().zip(amaf).enumerate() {
-            let k = self.key_amaf(child, a, rave, scale);
-            if k > best.1 {
-                best = (slot, k);
-            }
-        }
-        best
     }
 
     /// The best child by a plain scan: its slot and key (lowest slot among
@@ -166,17 +116,11 @@ mod tests {
 
     #[test]
     fn keys_match_the_formula() {
-        let t = Tables::new(&Uct {
-            c: 0.7,
-            fpu: 1.0,
-            root_c: Some(1.1),
-        });
+        let t = Tables::new(&Uct { c: 0.7, fpu: 1.0 });
         for parent in [1u32, 2, 100, 4095, 4096, 1_000_000] {
-            let s = t.scale(parent, false);
+            let s = t.scale(parent);
             let want = 0.7 * (parent as f32).ln().sqrt();
             assert!((s - want).abs() < 1e-5, "{parent}: {s} vs {want}");
-            let at_root = t.scale(parent, true);
-            assert!((at_root - want / 0.7 * 1.1).abs() < 1e-5);
             for (v, w2) in [(1u32, 2u32), (3, 1), (5000, 6000)] {
                 let k = t.key(&child(v, w2), s);
                 let want = w2 as f32 / 2.0 / v as f32 + s / (v as f32).sqrt();

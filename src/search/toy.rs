@@ -7,7 +7,8 @@
 
 use rand::{Rng, RngCore};
 
-use super::game::{Game, Outcome, Side};
+use super::game::{Game, Outcome, Side, uniform_playout};
+use super::replies::Replies;
 
 /// Tic-tac-toe. Cells are numbered 0..9 row by row; side 0 (X) moves first.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -49,11 +50,22 @@ impl TicTacToe {
     fn empty(&self) -> u16 {
         !(self.boards[0] | self.boards[1]) & FULL
     }
+
+    /// Plays uniformly random moves to the end.
+    pub fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
+        while self.outcome.is_none() {
+            let empty = self.empty();
+            let k = rng.random_range(0..empty.count_ones());
+            self.play(nth_set_bit(u64::from(empty), k) as u8);
+        }
+        self.outcome.expect("loop ends with an outcome")
+    }
 }
 
 impl Game for TicTacToe {
     type Move = u8;
     type Threat = ();
+    type Playout = ();
     const MOVE_SPACE: usize = 9;
 
     fn move_id(mv: u8) -> usize {
@@ -96,13 +108,18 @@ impl Game for TicTacToe {
         self.outcome
     }
 
-    fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
-        while self.outcome.is_none() {
-            let empty = self.empty();
-            let k = rng.random_range(0..empty.count_ones());
-            self.play(nth_set_bit(u64::from(empty), k) as u8);
+    fn playout<R: RngCore>(
+        &mut self,
+        _: &(),
+        rng: &mut R,
+        replies: Option<&Replies>,
+        _: Option<usize>,
+        record: &mut dyn FnMut(usize),
+    ) -> Outcome {
+        match replies {
+            Some(_) => uniform_playout(self, rng, record),
+            None => self.random_playout(rng),
         }
-        self.outcome.expect("loop ends with an outcome")
     }
 
     fn winning_move(&self) -> Option<u8> {
@@ -153,6 +170,33 @@ impl<const N: usize> Hex<N> {
         !(self.stones[0] | self.stones[1]) & Self::ALL
     }
 
+    /// Fills the board at random; in Hex the full board has exactly one
+    /// winner, the same as if play had stopped at the first connection.
+    pub fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
+        if let Some(o) = self.outcome {
+            return o;
+        }
+        let mut cells = [0u8; 64];
+        let mut n = 0;
+        let mut e = self.empty();
+        while e != 0 {
+            cells[n] = e.trailing_zeros() as u8;
+            e &= e - 1;
+            n += 1;
+        }
+        let mut side = self.to_move;
+        let mut stones = self.stones;
+        for i in (1..n).rev() {
+            cells.swap(i, rng.random_range(0..=i));
+        }
+        for &c in &cells[..n] {
+            stones[side as usize] |= 1 << c;
+            side = 1 - side;
+        }
+        let w = if Self::connected(stones[0], 0) { 0 } else { 1 };
+        Outcome::Win(w)
+    }
+
     fn col(c: usize) -> u64 {
         (0..N).fold(0, |m, r| m | 1 << (r * N + c))
     }
@@ -193,6 +237,7 @@ impl<const N: usize> Hex<N> {
 impl<const N: usize> Game for Hex<N> {
     type Move = u8;
     type Threat = ();
+    type Playout = ();
     const MOVE_SPACE: usize = N * N;
 
     fn move_id(mv: u8) -> usize {
@@ -232,31 +277,18 @@ impl<const N: usize> Game for Hex<N> {
         self.outcome
     }
 
-    /// Fills the board at random; in Hex the full board has exactly one
-    /// winner, the same as if play had stopped at the first connection.
-    fn random_playout<R: RngCore>(&mut self, rng: &mut R) -> Outcome {
-        if let Some(o) = self.outcome {
-            return o;
+    fn playout<R: RngCore>(
+        &mut self,
+        _: &(),
+        rng: &mut R,
+        replies: Option<&Replies>,
+        _: Option<usize>,
+        record: &mut dyn FnMut(usize),
+    ) -> Outcome {
+        match replies {
+            Some(_) => uniform_playout(self, rng, record),
+            None => self.random_playout(rng),
         }
-        let mut cells = [0u8; 64];
-        let mut n = 0;
-        let mut e = self.empty();
-        while e != 0 {
-            cells[n] = e.trailing_zeros() as u8;
-            e &= e - 1;
-            n += 1;
-        }
-        let mut side = self.to_move;
-        let mut stones = self.stones;
-        for i in (1..n).rev() {
-            cells.swap(i, rng.random_range(0..=i));
-        }
-        for &c in &cells[..n] {
-            stones[side as usize] |= 1 << c;
-            side = 1 - side;
-        }
-        let w = if Self::connected(stones[0], 0) { 0 } else { 1 };
-        Outcome::Win(w)
     }
 }
 

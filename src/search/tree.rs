@@ -133,10 +133,6 @@ pub(crate) struct Tree {
     free: [u32; CLASSES],
     /// Live nodes (the root and every child ever added).
     count: usize,
-    /// All-moves-as-first statistics `[visits, doubled rewards]` per arena
-    /// slot, parallel to `nodes` (empty when RAVE is off).
-    pub amaf: Vec<[u32; 2]>,
-    amaf_on: bool,
 }
 
 impl Tree {
@@ -148,21 +144,7 @@ impl Tree {
             nodes,
             free: [NONE; CLASSES],
             count: 1,
-            amaf: Vec::new(),
-            amaf_on: false,
         }
-    }
-
-    /// A tree holding only a root that keeps all-moves-as-first statistics
-    /// when `amaf` is set.
-    pub fn with_amaf(reserve: usize, amaf: bool) -> Self {
-        let mut t = Tree::new(reserve);
-        if amaf {
-            t.amaf_on = true;
-            t.amaf = Vec::with_capacity(reserve.max(1));
-            t.amaf.push([0, 0]);
-        }
-        t
     }
 
     /// Number of live nodes.
@@ -210,12 +192,6 @@ impl Tree {
                 first as usize..first as usize + len as usize,
                 block as usize,
             );
-            if self.amaf_on {
-                self.amaf.copy_within(
-                    first as usize..first as usize + len as usize,
-                    block as usize,
-                );
-            }
             self.release(first, cap_log2);
             self.node_mut(parent).set_cap_log2(cap_log2 + 1);
             block
@@ -224,9 +200,6 @@ impl Tree {
         };
         let slot = first + u32::from(len);
         self.nodes[slot as usize] = Node::new(mv);
-        if self.amaf_on {
-            self.amaf[slot as usize] = [0, 0];
-        }
         let p = self.node_mut(parent);
         p.first = first;
         p.len = len + 1;
@@ -243,9 +216,6 @@ impl Tree {
         let start = self.nodes.len();
         assert!(start + (1 << class) < NONE as usize, "tree arena full");
         self.nodes.resize(start + (1 << class), Node::new(0));
-        if self.amaf_on {
-            self.amaf.resize(self.nodes.len(), [0, 0]);
-        }
         start as u32
     }
 
@@ -259,10 +229,7 @@ impl Tree {
     /// on demand.
     pub fn extract(&self, new_root: u32) -> Tree {
         let size = self.subtree_size(new_root);
-        let mut out = Tree::with_amaf(size + size / 2, self.amaf_on);
-        if self.amaf_on {
-            out.amaf[0] = self.amaf[new_root as usize];
-        }
+        let mut out = Tree::new(size + size / 2);
         out.nodes[0] = Node {
             first: NONE,
             accel: NONE,
@@ -286,9 +253,6 @@ impl Tree {
                     len: 0,
                     ..child
                 };
-                if self.amaf_on {
-                    out.amaf[(block + k) as usize] = self.amaf[(n.first + k) as usize];
-                }
                 stack.push((n.first + k, block + k));
             }
             let dst = out.node_mut(new);

@@ -8,7 +8,7 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::driver::SearchConfig;
-use super::game::{Game, Outcome, Playout, Side};
+use super::game::{Game, Outcome, Side};
 use super::limits::{CHECK_INTERVAL, Stopper};
 use super::maxtree::MaxTrees;
 use super::order::{MoveOrder, child_salt, mix};
@@ -68,23 +68,15 @@ pub(crate) struct Worker<G: Game> {
     threats: bool,
     /// Visits a node needs before it is checked for threats.
     threat_visits: u32,
-    /// Virtual lost visits of new children for moves the game does not
-    /// mark early.
-    late_prior: u32,
     /// A node's first child is the stored reply to the move into it.
     reply_first: bool,
-    /// RAVE constant (0: off).
-    rave: f32,
-    playout: Playout,
-    /// Move ids of the current playout (when RAVE or the replies need them).
+    playout: G::Playout,
+    /// Move ids of the current playout (when the replies need them).
     played: Vec<u16>,
-    /// Last good replies, learned from every iteration (when the playout
-    /// policy uses them).
+    /// Last good replies, learned from every iteration (when configured).
     replies: Option<Replies>,
     /// The moves of the current iteration, tree and playout, for `replies`.
     line: Vec<u16>,
-    /// Per side, the moves made below the node being backed up (bitsets).
-    seen: [Vec<u64>; 2],
     order: MoveOrder,
     rng: Xoshiro256PlusPlus,
     /// Salt of the root's move order; children's salts are derived from it.
@@ -99,9 +91,14 @@ pub(crate) struct Worker<G: Game> {
 
 impl<G: Game> Worker<G> {
     /// An empty tree for `root`.
-    pub fn new(root: &G, config: &SearchConfig, seed: u64, node_cap: usize) -> Self {
+    pub fn new(
+        root: &G,
+        config: &SearchConfig,
+        playout: &G::Playout,
+        seed: u64,
+        node_cap: usize,
+    ) -> Self {
         let uct: Uct = config.uct;
-        let words = G::MOVE_SPACE.div_ceil(64);
         let mut w = Worker {
             tree: Tree::new(0),
             accel: MaxTrees::default(),
@@ -111,15 +108,12 @@ impl<G: Game> Worker<G> {
             win_check: config.solver && config.win_check,
             threats: config.solver && config.win_check && config.threats,
             threat_visits: config.threat_visits,
-            late_prior: config.late_prior,
-            reply_first: config.reply_first && config.playout.reply,
-            rave: config.rave.max(0.0),
-            playout: config.playout,
+            reply_first: config.reply_first && config.replies,
+            playout: playout.clone(),
             played: Vec::with_capacity(128),
-            replies: config.playout.reply.then(|| Replies::new(G::MOVE_SPACE)),
+            replies: config.replies.then(|| Replies::new(G::MOVE_SPACE)),
             line: Vec::with_capacity(128),
-            seen: [vec![0; words], vec![0; words]],
-            order: MoveOrder::new(G::MOVE_SPACE, config.early_first),
+            order: MoveOrder::new(G::MOVE_SPACE),
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             root_salt: mix(seed ^ 0x5EED),
             node_cap: node_cap.max(1),
@@ -133,7 +127,7 @@ impl<G: Game> Worker<G> {
 
     /// Drops the tree and starts over at `root` with the given move-order salt.
     pub fn reset(&mut self, root: &G, salt: u64) {
-        self.install(Tree::with_amaf(0, self.rave > 0.0), root, salt);
+        self.install(Tree::new(0), root, salt);
     }
 
     /// Makes `tree` (already rooted at `root`) the current tree.
@@ -231,19 +225,7 @@ impl<G: Game> Worker<G> {
     #[inline]
     fn best_child(&mut self, node: u32, n: &Node) -> (usize, f32) {
         if n.accel == NONE {
-            let scale = self.tables.scale(n.visits, node == ROOT);
-            if self.rave > 0.0 {
-                let (a, b) = (n.first as usize, n.first as usize + n.len as usize);
-                if n.len == 0 {
-                    return (0, f32::NEG_INFINITY);
-                }
-                return self.tables.scan_amaf(
-                    &self.tree.nodes[a..b],
-                    &self.tree.amaf[a..b],
-                    self.rave,
-                    scale,
-                );
-            }
+            let scale = self.tables.scale(n.visits);
             return self.tables.scan(self.tree.children(node), scale);
         }
         if self.accel.stale(n.accel, n.visits) {
@@ -255,56 +237,29 @@ impl<G: Game> Worker<G> {
     /// Recomputes all keys of `node`'s max-tree with a fresh scale.
     fn rebuild_accel(&mut self, node: u32) {
         let n = *self.tree.node(node);
-        let scale = self.tables.scale(n.visits, node == ROOT);
+        let scale = self.tables.scale(n.visits);
         let children = self.tree.children(node);
         let tables = &self.tables;
-        if self.rave > 0.0 {
-            let amaf = &self.tree.amaf[n.first as usize..];
-            let rave = self.rave;
-            self.accel
-                .rebuild(n.accel, scale, n.visits, children.len(), |s| {
-                    tables.key_amaf(&children[s], amaf[s], rave, scale)
-                });
-            return;
-        }
         self.accel
             .rebuild(n.accel, scale, n.visits, children.len(), |s| {
                 tables.key(&children[s], scale)
             });
     }
 
-    /// The selection key of node `i` under a parent with the given scale.
-    #[inline]
-    fn key_of(&self, i: u32, scale: f32) -> f32 {
-        if self.rave > 0.0 {
-            self.tables.key_amaf(
-                self.tree.node(i),
-                self.tree.amaf[i as usize],
-                self.rave,
-                scale,
-            )
-        } else {
-            self.tables.key(self.tree.node(i), scale)
-        }
-    }
-
     /// Plays `game` out by the configured policy, recording the moves when
-    /// RAVE needs them.
+    /// the reply table needs them.
     #[inline]
     fn playout(&mut self, game: &mut G) -> Outcome {
-        if self.rave == 0.0 && self.playout.is_uniform() {
-            return game.random_playout(&mut self.rng);
-        }
         let played = &mut self.played;
-        let record = self.rave > 0.0 || self.replies.is_some();
+        let record = self.replies.is_some();
         // The move into the leaf, which the first playout move answers.
         let last = match self.path.len() {
             1 => None,
             len => Some(usize::from(self.tree.node(self.path[len - 1]).mv)),
         };
-        game.policy_playout(
+        game.playout(
+            &self.playout,
             &mut self.rng,
-            self.playout,
             self.replies.as_ref(),
             last,
             &mut |id| {
@@ -329,59 +284,6 @@ impl<G: Game> Worker<G> {
         // The player who moved into the root's child moved first.
         let first = 1 - self.movers[0];
         replies.learn(first, &self.line, outcome);
-    }
-
-    /// All-moves-as-first updates: every child of a path node whose move
-    /// its side made later in the iteration (in the tree or the playout)
-    /// gets the result, as if it had been played first.
-    fn backup_amaf(&mut self, outcome: Outcome, leaf_side: Side) {
-        let set = |bits: &mut [u64], id: usize| bits[id / 64] |= 1 << (id % 64);
-        // Playout moves alternate from the side to move at the leaf.
-        let mut side = leaf_side;
-        for k in 0..self.played.len() {
-            let id = usize::from(self.played[k]);
-            set(&mut self.seen[usize::from(side)], id);
-            side = 1 - side;
-        }
-        for j in (0..self.path.len()).rev() {
-            let i = self.path[j];
-            let chooser = 1 - self.movers[j];
-            let reward = match outcome {
-                Outcome::Win(w) if w == chooser => 2,
-                Outcome::Win(_) => 0,
-                Outcome::Draw => 1,
-            };
-            let n = *self.tree.node(i);
-            if n.len > 0 {
-                let scale = if n.accel != NONE {
-                    self.accel.scale(n.accel)
-                } else {
-                    0.0
-                };
-                let bits = &self.seen[usize::from(chooser)];
-                for s in 0..u32::from(n.len) {
-                    let c = n.first + s;
-                    let id = usize::from(self.tree.nodes[c as usize].mv);
-                    if bits[id / 64] >> (id % 64) & 1 == 0 {
-                        continue;
-                    }
-                    let a = &mut self.tree.amaf[c as usize];
-                    a[0] += 1;
-                    a[1] += reward;
-                    if n.accel != NONE {
-                        let key = self.key_of(c, scale);
-                        self.accel.set(n.accel, s as usize, key);
-                    }
-                }
-            }
-            if j > 0 {
-                let id = usize::from(n.mv);
-                set(&mut self.seen[usize::from(self.movers[j])], id);
-            }
-        }
-        for b in &mut self.seen {
-            b.fill(0);
-        }
     }
 
     /// Tries to add one child to `node` (the last node of the path) and
@@ -444,10 +346,9 @@ impl<G: Game> Worker<G> {
                 .reply_first()
                 .then(|| usize::from(self.tree.node(n.first).mv));
             let mut cursor = u32::from(n.cursor);
-            let early = |id| G::expand_early(G::move_from_id(id));
-            let found = self.order.next(salt, &mut cursor, early, |id| {
-                Some(id) != skip && admissible(id)
-            });
+            let found = self
+                .order
+                .next(salt, &mut cursor, |id| Some(id) != skip && admissible(id));
             self.tree.node_mut(node).cursor = cursor as u16;
             found
         };
@@ -467,9 +368,6 @@ impl<G: Game> Worker<G> {
         };
         let child = self.add_child(node, id);
         let mv = G::move_from_id(id);
-        if self.late_prior > 0 && !G::expand_early(mv) {
-            self.tree.node_mut(child).visits = self.late_prior;
-        }
         self.path.push(child);
         self.movers.push(side);
         if let Some(t) = threat {
@@ -525,10 +423,6 @@ impl<G: Game> Worker<G> {
     /// point of view of the player who moved into it.
     fn backup(&mut self, outcome: Outcome) {
         self.learn_replies(outcome);
-        if self.rave > 0.0 {
-            let leaf = self.movers[self.movers.len() - 1];
-            self.backup_amaf(outcome, 1 - leaf);
-        }
         for j in (0..self.path.len()).rev() {
             let i = self.path[j];
             let mover = self.movers[j];
@@ -543,7 +437,7 @@ impl<G: Game> Worker<G> {
                 let parent = *self.tree.node(self.path[j - 1]);
                 if parent.accel != NONE {
                     let scale = self.accel.scale(parent.accel);
-                    let key = self.key_of(i, scale);
+                    let key = self.tables.key(self.tree.node(i), scale);
                     self.accel
                         .set(parent.accel, (i - parent.first) as usize, key);
                 }
@@ -571,15 +465,12 @@ mod tests {
         // Without the skip in the order walk, the reply would come up a
         // second time and be added twice.
         let config = SearchConfig {
-            playout: Playout {
-                reply: true,
-                ..Playout::default()
-            },
+            replies: true,
             reply_first: true,
             ..SearchConfig::default()
         };
         let root = Hex::<5>::new();
-        let mut w = Worker::new(&root, &config, 7, 1 << 20);
+        let mut w = Worker::new(&root, &config, &(), 7, 1 << 20);
         for _ in 0..20_000 {
             w.iterate(&root);
         }

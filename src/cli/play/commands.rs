@@ -16,6 +16,7 @@ pub enum Cmd {
     New,
     Load,
     Save,
+    ForceSave,
     Pos,
     Set,
     Result,
@@ -147,7 +148,17 @@ engine does not move by itself after a load: type `engine` when it is its turn."
         summary: "save the game to a .caminos file (FILE: the last file loaded or saved)",
         details: "Writes one placement per line (four cells, then the notation as a comment). The file is
 written to a temporary file beside it and renamed over it, so a failed save never leaves a
-half-written or emptied file. An existing file is replaced.",
+half-written or emptied file. The comment lines at the head of a loaded file are kept. A file
+that this session did not load or write is not replaced: `save! FILE` (or `save --force
+FILE`) does that.",
+    },
+    Spec {
+        cmd: Cmd::ForceSave,
+        names: &["save!"],
+        args: "FILE",
+        summary: "save, replacing a file this session did not load or write",
+        details: "As `save`, but an existing file is replaced whoever wrote it (for scripts, and when `save`
+refused).",
     },
     Spec {
         cmd: Cmd::Pos,
@@ -273,32 +284,6 @@ pub fn classify(line: &str) -> Input<'_> {
     Input::Unknown(word)
 }
 
-/// Edit distance with adjacent transpositions (optimal string alignment).
-fn distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in d[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[i - 1][j] + 1)
-                .min(d[i][j - 1] + 1)
-                .min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                v = v.min(d[i - 2][j - 2] + 1);
-            }
-            d[i][j] = v;
-        }
-    }
-    d[a.len()][b.len()]
-}
-
 /// The command name closest to a misspelt `word`, if one is close enough.
 pub fn suggest(word: &str) -> Option<&'static str> {
     let w = word.to_ascii_lowercase();
@@ -309,7 +294,7 @@ pub fn suggest(word: &str) -> Option<&'static str> {
         .iter()
         .flat_map(|s| s.names.iter().map(move |&n| (s.names[0], n)))
         .filter(|(_, n)| n.len() > 1)
-        .map(|(name, n)| (name, distance(&w, n)))
+        .map(|(name, n)| (name, strsim::osa_distance(&w, n)))
         .min_by_key(|&(_, d)| d)?;
     let allowed = if w.chars().count() <= 3 { 1 } else { 2 };
     (d <= allowed).then_some(best)

@@ -6,11 +6,12 @@
 use std::borrow::Cow;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use anyhow::bail;
+use cabra::engine::Budget;
+use cabra::game::record::Record;
 use cabra::game::{Player, Position, Status};
 use rustyline::completion::{Completer, Pair};
 use rustyline::error::ReadlineError;
@@ -20,10 +21,13 @@ use rustyline::history::{DefaultHistory, History};
 use rustyline::validate::Validator;
 use rustyline::{Context, Editor, Helper};
 
-use super::PlayArgs;
 use super::commands::{self, Input, SPECS};
-use super::engine::{Progress, SEARCHING, group};
-use super::session::{Options, Response, Session, Ui};
+use super::session::{Options, Response, SEARCHING, Session, Ui};
+use super::{DEFAULT_TIME, PlayArgs};
+use crate::cli::files::read_record;
+use crate::cli::options::all_cores;
+use crate::cli::{signals, style};
+use cabra::engine::{Progress, group};
 
 /// Progress is shown once a search has run this long.
 const QUIET_FOR: Duration = Duration::from_millis(300);
@@ -50,8 +54,12 @@ impl Ui for TermUi {
         if !self.progress || p.elapsed < QUIET_FOR {
             return;
         }
-        let best = match p.best {
-            Some(b) => format!("  best {b} {:.0}% for {}", 100.0 * p.winrate, pos.to_move()),
+        let best = match p.report.best {
+            Some(b) => format!(
+                "  best {b} {:.0}% for {}",
+                100.0 * p.report.winrate,
+                pos.to_move()
+            ),
             None => String::new(),
         };
         let width = 10;
@@ -60,7 +68,7 @@ impl Ui for TermUi {
         let line = format!(
             "thinking {bar} {:.1}s  {} iterations{best}  (Ctrl-C stops)",
             p.elapsed.as_secs_f64(),
-            group(p.iterations)
+            group(p.report.iterations)
         );
         let mut err = std::io::stderr().lock();
         let _ = write!(err, "\r\x1b[2K{line}");
@@ -151,57 +159,68 @@ fn history_file() -> Option<PathBuf> {
     std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cabra_history"))
 }
 
+/// What to print if a termination signal ends the session: the position
+/// code of an unsaved game (kept up to date after every command).
+static EXIT_NOTE: Mutex<String> = Mutex::new(String::new());
+
+/// Remembers the session's exit note for a termination signal.
+fn keep_exit_note(session: &Session) {
+    if let Ok(mut note) = EXIT_NOTE.lock() {
+        *note = session.end_note();
+    }
+}
+
 /// Runs the session until `quit` or the end of input.
 pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
-    if args.time.is_some_and(|t| t.is_zero()) {
-        bail!("--time must be more than 0, e.g. --time 2s");
-    }
-    let pos = match &args.file {
-        Some(f) => cabra::game::record::read_game(f)?,
-        None => Position::new(),
+    let record = match &args.file {
+        Some(f) => read_record(f)?,
+        None => Record {
+            position: Position::new(),
+            header: Vec::new(),
+        },
     };
     let interactive = std::io::stdin().is_terminal();
-    let colours = interactive
-        && std::io::stdout().is_terminal()
-        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-        && std::env::var("TERM").map_or(true, |t| t != "dumb");
-    let threads = args.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        usize::from,
-    );
-    let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64 % 1_000_000)
+    let colours = interactive && style::colours();
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64 % 1_000_000);
+    let engine = args
+        .engine
+        .engine(all_cores(), Budget::time(DEFAULT_TIME), seed);
+    let budget = engine.budget();
+    let stop = engine.stop_flag();
+    // Ctrl-C stops a search; in a pipe with no search running it ends the
+    // program as usual. At a terminal prompt rustyline reads Ctrl-C as a
+    // key, so this handler only sees it during a command.
+    ctrlc::set_handler(move || {
+        if SEARCHING.load(Ordering::SeqCst) || interactive {
+            stop.store(true, Ordering::SeqCst);
+        } else {
+            std::process::exit(130);
+        }
+    })?;
+    // SIGTERM and SIGHUP end the session, keeping an unsaved game's code.
+    let stop = engine.stop_flag();
+    signals::on_termination(move || {
+        stop.store(true, Ordering::SeqCst);
+        if let Ok(note) = EXIT_NOTE.lock() {
+            let _ = std::io::stderr().write_all(note.as_bytes());
+        }
+        std::process::exit(143);
     });
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = stop.clone();
-        // Ctrl-C stops a search; in a pipe with no search running it ends
-        // the program as usual. At a terminal prompt rustyline reads Ctrl-C
-        // as a key, so this handler only sees it during a command.
-        ctrlc::set_handler(move || {
-            if SEARCHING.load(Ordering::SeqCst) || interactive {
-                stop.store(true, Ordering::SeqCst);
-            } else {
-                std::process::exit(130);
-            }
-        })?;
-    }
     let ui = TermUi {
         progress: std::io::stderr().is_terminal(),
         drawn: false,
     };
     let options = Options {
         you: args.you,
-        budget: args.budget(),
-        threads,
-        seed,
+        budget,
         colours,
         interactive,
     };
-    let mut session = Session::new(pos, args.file.clone(), options, stop, Box::new(ui));
+    let mut session = Session::new(record, args.file.clone(), options, engine, Box::new(ui));
     let start = session.start(args.file.is_some());
+    keep_exit_note(&session);
     if interactive {
         emit(&start.text);
         terminal_loop(&mut session, colours)
@@ -216,8 +235,8 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
 
 /// Prints a response on the terminal: errors in red when colours are on.
 fn show(r: &Response, colours: bool) -> bool {
-    if r.error && colours {
-        emit(&format!("\x1b[31m{}\x1b[0m", r.text))
+    if r.error {
+        emit(&style::paint(&r.text, style::ERROR, colours))
     } else {
         emit(&r.text)
     }
@@ -256,6 +275,7 @@ fn terminal_loop(session: &mut Session, colours: bool) -> anyhow::Result<()> {
                         continue;
                     }
                     let r = session.handle(line);
+                    keep_exit_note(session);
                     if !show(&r, colours) || r.quit {
                         quit = true;
                         break;
@@ -310,6 +330,7 @@ fn pipe_loop(session: &mut Session) {
             continue;
         }
         let r = session.handle(&line);
+        keep_exit_note(session);
         // `quit` ends the output without a block of its own.
         if r.quit && r.text.is_empty() {
             break;

@@ -2,39 +2,50 @@
 //! throws thousands of random and mutated lines at it.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
-use cabra::game::record::{parse_game, write_game};
+use cabra::engine::{Budget, Engine, EngineConfig, parse_count, parse_duration};
+use cabra::game::record::{Record, parse_game, write_game};
 use cabra::game::{MoveList, Position, parse_move};
 use rand::{Rng, RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::code;
 use super::commands::{self, Cmd, Input};
-use super::engine::Budget;
 use super::session::{Options, QuietUi, Session, You};
-use crate::cli::duration::parse_duration;
 
 fn options(you: You, interactive: bool) -> Options {
     Options {
         you,
-        budget: Budget::Iterations(60),
-        threads: 1,
-        seed: 1,
+        budget: Budget::iterations(60),
         colours: false,
         interactive,
     }
 }
 
-fn session(you: You) -> Session {
+/// A session on the empty board, the engine with one thread and seed 1.
+fn session_with(you: You, interactive: bool) -> Session {
+    let record = Record {
+        position: Position::new(),
+        header: Vec::new(),
+    };
+    let engine = Engine::new(
+        EngineConfig {
+            threads: Some(1),
+            ..EngineConfig::default()
+        },
+        1,
+    );
     Session::new(
-        Position::new(),
+        record,
         None,
-        options(you, false),
-        Arc::new(AtomicBool::new(false)),
+        options(you, interactive),
+        engine,
         Box::new(QuietUi::default()),
     )
+}
+
+fn session(you: You) -> Session {
+    session_with(you, false)
 }
 
 /// A fresh directory for files written by a test.
@@ -268,13 +279,7 @@ fn settings_commands_and_help() {
 
 #[test]
 fn quitting_an_unsaved_game_on_a_terminal_asks_once() {
-    let mut s = Session::new(
-        Position::new(),
-        None,
-        options(You::Both, true),
-        Arc::new(AtomicBool::new(false)),
-        Box::new(QuietUi::default()),
-    );
+    let mut s = session_with(You::Both, true);
     assert!(s.handle("quit").quit, "nothing to lose yet");
     s.handle("L E180 110");
     let r = s.handle("quit");
@@ -290,7 +295,7 @@ fn quitting_an_unsaved_game_on_a_terminal_asks_once() {
 /// Keeps fuzzed settings cheap: no long searches, no big thread pools.
 fn tame(line: &str, dir: &Path, rng: &mut impl RngCore) -> String {
     match commands::classify(line) {
-        Input::Command(Cmd::Save | Cmd::Load, arg) => {
+        Input::Command(Cmd::Save | Cmd::ForceSave | Cmd::Load, arg) => {
             let word = if line.to_ascii_lowercase().contains("load") {
                 "load"
             } else {
@@ -317,7 +322,7 @@ fn tame(line: &str, dir: &Path, rng: &mut impl RngCore) -> String {
             let costly = match name {
                 "time" | "t" | "movetime" => parse_duration(value).is_ok_and(|d| d.as_millis() > 5),
                 "iterations" | "it" | "iter" | "iters" | "n" => {
-                    super::engine::parse_count(value).is_ok_and(|n| n > 300)
+                    parse_count(value).is_ok_and(|n| n > 300)
                 }
                 "threads" | "th" | "thread" => value.parse::<usize>().is_ok_and(|n| n > 3),
                 _ => false,

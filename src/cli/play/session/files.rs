@@ -54,15 +54,18 @@ impl Session {
     pub(super) fn load(&mut self, arg: &str) -> Response {
         if arg.is_empty() {
             return Response::err(
-                "expected a file name after `load`, e.g. `load games/opening.caminos`",
+                "expected a file name after `load`, e.g. `load games/midgame-9.caminos`",
             );
         }
         let path = Self::path_arg(arg);
-        match read_game(&path) {
-            Ok(pos) => {
+        match read_record(&path) {
+            Ok(record) => {
+                let pos = record.position;
                 let mut out = self.leaving_note();
                 self.replace(pos);
                 self.saved = pos.history().to_vec();
+                self.header = record.header;
+                self.own_files.insert(own_key(&path));
                 self.file = Some(path.clone());
                 out.push_str(&format!(
                     "Loaded {}: {} placement{}.\n",
@@ -78,7 +81,15 @@ impl Session {
         }
     }
 
-    pub(super) fn save(&mut self, arg: &str) -> Response {
+    /// `save [FILE]`, and `save! FILE` (`force`) that replaces a file the
+    /// session did not load or write itself.
+    pub(super) fn save(&mut self, arg: &str, force: bool) -> Response {
+        let (arg, force) = match arg.strip_prefix("--force") {
+            Some(rest) if rest.is_empty() || rest.starts_with(char::is_whitespace) => {
+                (rest.trim(), true)
+            }
+            _ => (arg, force),
+        };
         let path = if arg.is_empty() {
             match &self.file {
                 Some(f) => f.clone(),
@@ -99,9 +110,17 @@ impl Session {
             ));
         }
         let existed = path.exists();
-        match save_game(&path, &self.pos) {
+        if existed && !force && !self.own_files.contains(&own_key(&path)) {
+            return Response::err(format!(
+                "{} exists and this session did not write it: `save! {}` replaces it",
+                commands::echo(&path.display().to_string(), 200),
+                commands::echo(arg, 200)
+            ));
+        }
+        match save_game(&path, &self.header, &self.pos) {
             Ok(()) => {
                 self.saved = self.pos.history().to_vec();
+                self.own_files.insert(own_key(&path));
                 self.file = Some(path.clone());
                 Response::ok(format!(
                     "Saved {} placement{} to {}{}.",

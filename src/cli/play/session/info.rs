@@ -4,10 +4,11 @@ use super::*;
 
 impl Session {
     pub(super) fn settings(&self) -> String {
-        let (time, iterations) = match self.budget {
-            Budget::Time(d) => (format_duration(d), "-".to_string()),
-            Budget::Iterations(n) => ("-".to_string(), n.to_string()),
-        };
+        let time = self.budget.time.map_or("-".to_string(), format_duration);
+        let iterations = self
+            .budget
+            .iterations
+            .map_or("-".to_string(), |n| n.to_string());
         format!(
             "you         {}   ({})\ntime        {time}\niterations  {iterations}\nthreads     {}\nseed        {}\n",
             self.you,
@@ -45,35 +46,21 @@ impl Session {
             ));
         }
         let done = match name.as_str() {
-            "time" => parse_duration(value).and_then(|d| {
-                if d.is_zero() {
-                    Err("the time must be more than 0, e.g. `set time 2s`".to_string())
-                } else if d.as_secs() > 24 * 3600 {
-                    Err("the time can be at most a day".to_string())
-                } else {
-                    self.budget = Budget::Time(d);
-                    Ok(format!(
-                        "The engine now thinks {} a placement.",
-                        format_duration(d)
-                    ))
-                }
+            "time" => cabra::engine::parse_duration(value).map(|d| {
+                self.budget = Budget::time(d);
+                format!("The engine now thinks {} a placement.", format_duration(d))
             }),
-            "iterations" => super::super::engine::parse_count(value).map(|n| {
-                self.budget = Budget::Iterations(n);
+            "iterations" => cabra::engine::parse_count(value).map(|n| {
+                self.budget = Budget::iterations(n);
                 format!("The engine now thinks {} iterations a placement.", group(n))
             }),
-            "threads" => match value.parse::<usize>() {
-                Ok(n @ 1..=256) => {
-                    self.engine.set_threads(n);
-                    Ok(format!(
-                        "The engine now searches with {n} thread{}.",
-                        if n == 1 { "" } else { "s" }
-                    ))
-                }
-                _ => Err(format!(
-                    "expected a number of threads from 1 to 256, found '{value}'"
-                )),
-            },
+            "threads" => cabra::engine::parse_threads(value).map(|n| {
+                self.engine.set_threads(n);
+                format!(
+                    "The engine now searches with {}.",
+                    cabra::engine::plural(n as u64, "thread")
+                )
+            }),
             "seed" => match value.parse::<u64>() {
                 Ok(s) => {
                     self.engine.set_seed(s);

@@ -8,11 +8,13 @@
 //! (`undo_redo`), files and position codes (`files`), and settings and
 //! listings (`info`).
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use cabra::game::record::{read_game, save_game};
+use cabra::engine::{Budget, Engine, Progress, Thought, format_duration, group};
+use cabra::game::record::Record;
 use cabra::game::{MoveList, Piece, Placement, Player, Position, Status, parse_move};
 use cabra::search::Proven;
 
@@ -23,9 +25,20 @@ mod undo_redo;
 
 use super::code;
 use super::commands::{self, Cmd, Input};
-use super::engine::{Budget, Engine, Progress, Thought, describe_value, format_duration, group};
-use crate::cli::duration::parse_duration;
+use crate::cli::files::{read_record, save_game};
 use crate::cli::render::{paint_player, render, result_line, status_line};
+
+pub use thinking::SEARCHING;
+
+/// A win probability for people: `63%`, or `a proven win` / `loss` / `draw`.
+fn describe_value(winrate: f64, proven: Option<Proven>) -> String {
+    match proven {
+        Some(Proven::Win) => "a proven win".to_string(),
+        Some(Proven::Loss) => "a proven loss".to_string(),
+        Some(Proven::Draw) => "a proven draw".to_string(),
+        None => format!("{:.0}%", 100.0 * winrate),
+    }
+}
 
 /// Which players the person at the keyboard plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -153,10 +166,6 @@ pub struct Options {
     pub you: You,
     /// The engine's budget per placement.
     pub budget: Budget,
-    /// Search threads.
-    pub threads: usize,
-    /// The engine's random seed.
-    pub seed: u64,
     /// ANSI colours in the board and the messages.
     pub colours: bool,
     /// A person at a terminal (asks before quitting an unsaved game).
@@ -180,13 +189,23 @@ pub struct Session {
     saved: Vec<Placement>,
     /// The file last loaded or saved, for `save` without a name.
     file: Option<PathBuf>,
+    /// The comment lines at the head of the file loaded, written back by `save`.
+    header: Vec<String>,
+    /// Files this session loaded or wrote: `save` replaces them without asking.
+    own_files: HashSet<PathBuf>,
     /// `quit` was refused once for an unsaved game: the next one leaves.
     quit_armed: bool,
 }
 
 /// `1 placement`, `3 placements`.
 fn placements(n: usize) -> String {
-    format!("{n} placement{}", if n == 1 { "" } else { "s" })
+    cabra::engine::plural(n as u64, "placement")
+}
+
+/// How a file is known in [`Session::own_files`]: its canonical path when
+/// it exists (so `./a` and `a` are the same file), else the path given.
+fn own_key(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 /// The side of a player as people say it: `player 1`.
@@ -195,26 +214,31 @@ fn who(p: Player) -> String {
 }
 
 impl Session {
-    /// A session at `pos` (from a file, `file`, or the empty board).
+    /// A session at the end of `record` (read from `file`, or an empty
+    /// record for the empty board), with `engine` to play and analyse.
     pub fn new(
-        pos: Position,
+        record: Record,
         file: Option<PathBuf>,
         options: Options,
-        stop: Arc<AtomicBool>,
+        engine: Engine,
         ui: Box<dyn Ui>,
     ) -> Session {
+        let pos = record.position;
+        let own_files = file.iter().map(|f| own_key(f)).collect();
         Session {
             pos,
             redo: Vec::new(),
             you: options.you,
             budget: options.budget,
-            engine: Engine::new(options.threads, options.seed, stop.clone()),
-            stop,
+            stop: engine.stop_flag(),
+            engine,
             ui,
             colours: options.colours,
             interactive: options.interactive,
             saved: pos.history().to_vec(),
             file,
+            header: record.header,
+            own_files,
             quit_armed: false,
         }
     }
@@ -378,7 +402,8 @@ impl Session {
                 self.new_game()
             }
             Cmd::Load => self.load(arg),
-            Cmd::Save => self.save(arg),
+            Cmd::Save => self.save(arg, false),
+            Cmd::ForceSave => self.save(arg, true),
             Cmd::Pos => self.pos(arg),
             Cmd::Set => self.set(arg),
             Cmd::Result => no_arg(Response::ok(self.result())),
@@ -491,6 +516,16 @@ impl Session {
         });
         r.quit = true;
         r
+    }
+
+    /// The note for leaving now: the position code of an unsaved game
+    /// (empty when nothing would be lost or no person is at a terminal).
+    pub fn end_note(&self) -> String {
+        if self.interactive {
+            self.exit_note()
+        } else {
+            String::new()
+        }
     }
 
     /// What to say when the input ends (Ctrl-D on a terminal).

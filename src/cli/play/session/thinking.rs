@@ -2,14 +2,20 @@
 
 use super::*;
 
+/// Raised while a search runs, so that a Ctrl-C handler can tell stopping
+/// a search from leaving the program.
+pub static SEARCHING: AtomicBool = AtomicBool::new(false);
+
 impl Session {
     /// Searches the current position with the budget, showing progress.
     pub(super) fn think(&mut self) -> Thought {
         let pos = self.pos;
         let ui = &mut self.ui;
+        SEARCHING.store(true, Ordering::SeqCst);
         let thought = self
             .engine
             .think(&pos, self.budget, &mut |p| ui.progress(&pos, p));
+        SEARCHING.store(false, Ordering::SeqCst);
         self.ui.progress_done();
         thought
     }

@@ -191,7 +191,6 @@ fn stats_only() -> SearchConfig {
         uct: Uct {
             c: 0.7,
             fpu: f32::INFINITY,
-            root_c: None,
         },
         ..SearchConfig::default()
     }

@@ -1,27 +1,11 @@
 //! The public test vectors of an independent implementation (tests/data/):
 //! every game's result, every perft count, every bad file's line.
 
-use std::path::PathBuf;
+use crate::common::*;
 
 use cabra::game::perft::perft;
 use cabra::game::record::parse_game;
 use cabra::game::{Player, Status, WinReason};
-
-fn data(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(rel)
-}
-
-/// Rows of a TSV file, header skipped.
-fn rows(name: &str) -> Vec<Vec<String>> {
-    let text = std::fs::read_to_string(data(name)).unwrap();
-    text.lines()
-        .skip(1)
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.split('\t').map(str::to_string).collect())
-        .collect()
-}
 
 fn load(rel: &str) -> cabra::game::Position {
     let text = std::fs::read_to_string(data(rel)).unwrap();

@@ -1,60 +1,7 @@
 //! The `cabra` program run as a user runs it: arguments in, text and exit
 //! status out, stdout piped (so never a terminal).
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn data(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(rel)
-}
-
-fn cabra(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cabra"))
-        .args(args)
-        .output()
-        .expect("cabra runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
-}
-
-/// Runs and insists on success; returns stdout.
-fn ok(args: &[&str]) -> String {
-    let o = cabra(args);
-    assert!(
-        o.status.success(),
-        "cabra {args:?} failed: {}\n{}",
-        o.status,
-        stderr(&o)
-    );
-    stdout(&o)
-}
-
-fn assert_no_panic(o: &Output, what: &str) {
-    let err = stderr(o);
-    assert!(!err.contains("panicked"), "{what}: {err}");
-    assert!(!err.contains("RUST_BACKTRACE"), "{what}: {err}");
-    assert_ne!(o.status.code(), Some(101), "{what}: exit code of a panic");
-    assert!(o.status.code().is_some(), "{what}: killed by a signal");
-}
-
-/// Rows of a TSV file of tests/data, header skipped.
-fn rows(name: &str) -> Vec<Vec<String>> {
-    std::fs::read_to_string(data(name))
-        .unwrap()
-        .lines()
-        .skip(1)
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.split('\t').map(str::to_string).collect())
-        .collect()
-}
+use crate::common::*;
 
 // ------------------------------------------------------------------ check
 
@@ -123,6 +70,13 @@ fn check_refuses_every_bad_file_naming_the_line() {
             let o = cabra(&args);
             assert!(!o.status.success(), "{}: accepted", r[0]);
             assert_no_panic(&o, &r[0]);
+            if json {
+                // One JSON object on stdout, with the line as a number.
+                let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+                assert_eq!(j["line"].to_string(), r[1], "{}: {j}", r[0]);
+                assert!(j["error"].as_str().unwrap().contains(&r[0]), "{j}");
+                continue;
+            }
             let err = stderr(&o);
             assert!(err.contains(&format!("line {}:", r[1])), "{}: {err}", r[0]);
             assert!(
@@ -369,7 +323,7 @@ fn help_for_each_subcommand() {
 #[test]
 fn a_closed_output_pipe_is_not_a_panic() {
     use std::io::Write;
-    use std::process::Stdio;
+    use std::process::{Command, Stdio};
     // `play` answers each command it reads: commands sent after the read
     // end is closed are sure to meet the closed pipe.
     let mut child = Command::new(env!("CARGO_BIN_EXE_cabra"))

@@ -1,26 +1,7 @@
 //! `cabra play` driven through a pipe, as a script (or a person typing into
 //! a pipe) would: one response block per command, each ended by an empty line.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-fn cabra_with_input(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cabra"))
-        .args(args)
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("cabra runs");
-    // A session that refuses its arguments exits without reading: ignore a broken pipe.
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
-    let out = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!err.contains("panicked"), "cabra panicked:\n{err}");
-    out
-}
+use crate::common::*;
 
 /// Runs a session with the lines of `script` and returns its blocks.
 fn play(args: &[&str], script: &[&str]) -> Vec<String> {
@@ -49,22 +30,10 @@ fn args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
     v
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("cabra-tests-play-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn data(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(rel)
-}
-
 #[test]
 fn a_two_player_session_with_errors_undo_redo_save_load_and_codes() {
-    let dir = temp_dir("session");
+    let tmp = temp_dir();
+    let dir = tmp.path();
     let file = dir.join("game.caminos");
     let f = file.display().to_string();
     let script = [
@@ -142,7 +111,7 @@ fn a_two_player_session_with_errors_undo_redo_save_load_and_codes() {
     );
     // Nothing but the saved game in the directory: the save went through a
     // temporary file that was renamed.
-    let names: Vec<_> = std::fs::read_dir(&dir)
+    let names: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name())
         .collect();
@@ -160,7 +129,6 @@ fn a_two_player_session_with_errors_undo_redo_save_load_and_codes() {
     );
     assert_eq!(b2[1], b[11]);
     assert_eq!(b2[2].trim(), code);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -243,7 +211,8 @@ fn bad_arguments_are_refused_before_the_session() {
         vec!["play", "--time", "0"],
         vec!["play", "--time", "soon"],
         vec!["play", "--threads", "0"],
-        vec!["play", "--iterations", "10", "--time", "1s"],
+        vec!["play", "--iterations", "0"],
+        vec!["play", "--engine", "bogus"],
         vec!["play", "/no/such/file.caminos"],
     ] {
         let out = cabra_with_input(&bad, "quit\n");

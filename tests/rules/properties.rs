@@ -7,6 +7,8 @@
 //!
 //! Case counts are kept small so the file runs in a few seconds in release.
 
+use crate::common::*;
+
 use std::collections::{BTreeSet, HashSet, VecDeque};
 use std::sync::OnceLock;
 
@@ -26,47 +28,6 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 type Cells = [[u8; 3]; 4];
 
 const START: [u8; 4] = [4, 4, 4, 2];
-
-/// RULES.md section 2: the canonical cells of L, T, Z, O.
-fn canonical(piece: Piece) -> [[i32; 3]; 4] {
-    match piece {
-        Piece::L => [[0, 0, 0], [1, 0, 0], [2, 0, 0], [0, 1, 0]],
-        Piece::T => [[0, 0, 0], [1, 0, 0], [2, 0, 0], [1, 1, 0]],
-        Piece::Z => [[0, 0, 0], [1, 0, 0], [1, 1, 0], [2, 1, 0]],
-        Piece::O => [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]],
-    }
-}
-
-/// RULES.md section 3: face map, turn about z, shift to the origin.
-fn oriented(piece: Piece, face: char, angle: u32) -> Vec<[i32; 3]> {
-    let mut v: Vec<[i32; 3]> = canonical(piece)
-        .iter()
-        .map(|&[x, y, z]| {
-            let [x, y, z] = match face {
-                'T' => [x, y, z],
-                'B' => [x, -y, -z],
-                'N' => [x, z, -y],
-                'S' => [x, -z, y],
-                'E' => [-z, y, x],
-                _ => [z, y, -x],
-            };
-            match angle {
-                0 => [x, y, z],
-                90 => [-y, x, z],
-                180 => [-x, -y, z],
-                _ => [y, -x, z],
-            }
-        })
-        .collect();
-    for a in 0..3 {
-        let m = v.iter().map(|c| c[a]).min().unwrap();
-        for c in &mut v {
-            c[a] -= m;
-        }
-    }
-    v.sort();
-    v
-}
 
 /// Every shape at every spot of the board where it lies inside the volume
 /// with its lowest cubes at z = 0 (RULES.md section 5, rules 1 and 3).

@@ -1,25 +1,9 @@
 //! `cabra analyze` on the sample games, as text and as JSON.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use crate::common::*;
+use std::path::Path;
 
 use serde_json::Value;
-
-fn cabra(args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_cabra"))
-        .args(args)
-        .output()
-        .expect("cabra runs");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!err.contains("panicked"), "cabra panicked:\n{err}");
-    out
-}
-
-fn data(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(rel)
-}
 
 /// Rows of `tests/data/games.tsv` without the header: file, result, winner, reason, moves.
 fn games() -> Vec<Vec<String>> {
@@ -183,7 +167,9 @@ fn bad_files_and_arguments_are_refused() {
         vec!["--time", "0"],
         vec!["--iterations", "0"],
         vec!["--threads", "0"],
-        vec!["--time", "1s", "--iterations", "5"],
+        vec!["--threads", "257"],
+        vec!["--iterations", "-5"],
+        vec!["--engine", "c=-1"],
     ] {
         let mut args = vec!["analyze", game.to_str().unwrap()];
         args.extend(bad.iter());

@@ -2,16 +2,12 @@
 //! building the report allocate. A counting global allocator compares a
 //! short and a long search on a tree at its node cap (so the arena cannot
 //! grow); both must allocate the same. A growing tree allocates only a few
-//! times in all (amortised doubling). This test binary has only one test,
-//! so no other thread allocates while it counts.
-
-mod common;
+//! times in all (amortised doubling).
 
 use cabra::game::Position;
 use cabra::search::{Limits, SearchConfig, Searcher};
 
-#[global_allocator]
-static GLOBAL: common::Counting = common::Counting;
+use crate::common;
 
 fn allocations_of(s: &mut Searcher<Position>, iterations: u64) -> usize {
     let before = common::allocations();

@@ -1,16 +1,8 @@
 //! `cabra search` end to end: JSON fields, the text table, files, errors.
 
-use std::process::Command;
+use crate::common::*;
 
 use serde_json::Value;
-
-fn cabra(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_cabra"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("running cabra")
-}
 
 fn search_json(args: &[&str]) -> Value {
     let mut all = vec!["search", "--json"];

@@ -1,27 +1,7 @@
 //! `cabra match`, `cabra selfplay` and `cabra tactics` end to end, with
 //! tiny budgets.
 
-use std::process::Command;
-
-use serde_json::Value;
-
-fn cabra(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_cabra"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("running cabra")
-}
-
-fn ok_json(args: &[&str]) -> Value {
-    let out = cabra(args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
-}
+use crate::common::*;
 
 #[test]
 fn match_json_summary_and_game_files() {

@@ -210,28 +210,3 @@ fn empty_board_search_is_reproducible_and_sane() {
     assert!(r.top.len() <= 1_345);
     assert!(r.pv.len() >= 2);
 }
-
-#[test]
-fn early_first_expands_placements_off_the_perimeter_first() {
-    let pos = Position::new();
-    let mut legal = Vec::new();
-    Game::legal_moves(&pos, &mut legal);
-    let off_rim = legal.iter().filter(|p| !p.entry().on_perimeter).count();
-    assert!(off_rim > 300, "{off_rim} placements off the rim");
-    let root_moves = |early_first: bool| {
-        let config = SearchConfig {
-            early_first,
-            seed: 5,
-            top_moves: 2_000,
-            ..SearchConfig::default()
-        };
-        let r = Searcher::new(pos, config).search(&Limits::none().iterations(300));
-        r.top.iter().map(|t| t.mv).collect::<Vec<_>>()
-    };
-    // 300 iterations make at most 300 root children, all from the first pass.
-    let early = root_moves(true);
-    assert!(!early.is_empty());
-    assert!(early.iter().all(|p| !p.entry().on_perimeter));
-    // Without it, about 44% of the legal placements touch the rim.
-    assert!(root_moves(false).iter().any(|p| p.entry().on_perimeter));
-}

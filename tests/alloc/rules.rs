@@ -1,18 +1,14 @@
-//! The hot paths allocate nothing: legal moves, play, undo, the bridge test,
-//! random moves, whole playouts (uniform and tactical, with reply lookups) and the win and
-//! threat tests. A counting global allocator watches a
-//! seeded workload (this test binary has only this one test, so no other
-//! thread allocates while it counts).
+//! The rules' hot paths and the engine's playouts: legal moves, play,
+//! undo, the bridge test, random moves, whole playouts (uniform and with
+//! the engine's policies and reply lookups), and the win and threat tests.
 
-mod common;
-
-use cabra::game::{MoveList, Placement, Player, PlayoutRules, Position, table};
+use cabra::engine::playout::Policy;
+use cabra::game::{MoveList, Placement, Player, Position, table};
 use cabra::search::{Outcome, Replies};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-#[global_allocator]
-static GLOBAL: common::Counting = common::Counting;
+use crate::common;
 
 #[test]
 fn hot_paths_do_not_allocate() {
@@ -43,18 +39,15 @@ fn hot_paths_do_not_allocate() {
         let mut fresh = Position::new();
         fresh.random_playout(&mut rng);
         checked += fresh.plies() as u64;
-        // The playout with tactics, and the threat tests it uses.
-        let rules = PlayoutRules {
-            win: true,
-            block_tries: 8,
-            rim_redraw: 50,
-        };
+        // The engine's playout, and the threat tests of the search.
         let mut tactical = Position::new();
-        let reply = |mover: Player, previous: Placement| {
-            let id = replies.get(mover.index() as u8, previous.index())?;
-            Some(Placement(id as u16))
-        };
-        tactical.policy_playout(&mut rng, rules, Some(Placement(0)), reply, |_| checked += 1);
+        Policy::SHIPPED.run(
+            &mut tactical,
+            &mut rng,
+            Some(&replies),
+            Some(Placement(0)),
+            |_| checked += 1,
+        );
         checked += pos.threat().is_some() as u64 + pos.winning_move().is_some() as u64;
     }
     let after = common::allocations();

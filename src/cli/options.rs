@@ -1,0 +1,96 @@
+//! The options every engine-driving command shares, parsed and validated
+//! the same way everywhere (a bad value is clap's usage error, exit 2):
+//! `--engine`, `--time`, `--iterations`, `--nodes`, `--threads`, `--seed`.
+
+use std::time::Duration;
+
+use cabra::engine::{Budget, Engine, EngineConfig, parse_count, parse_duration, parse_threads};
+
+/// Parses an engine configuration for clap.
+pub fn parse_engine(text: &str) -> Result<EngineConfig, String> {
+    EngineConfig::parse(text)
+}
+
+/// How long the engine thinks and with how many threads.
+#[derive(clap::Args, Debug, Clone)]
+pub struct BudgetOptions {
+    /// Thinking time per search, e.g. 500ms, 2s, 1m.
+    #[arg(long, value_parser = parse_duration, value_name = "T")]
+    pub time: Option<Duration>,
+    /// Iterations (playouts) per search, all threads together, e.g. 20000,
+    /// 50k, 1.5M; reproducible with --threads 1 and a --seed.
+    #[arg(long, value_parser = parse_count, value_name = "N")]
+    pub iterations: Option<u64>,
+    /// Stop a search once the tree holds this many nodes, e.g. 1M.
+    #[arg(long, value_parser = parse_count, value_name = "N")]
+    pub nodes: Option<u64>,
+    /// Search threads (independent trees), 1 to 256.
+    #[arg(long, value_parser = parse_threads, value_name = "N")]
+    pub threads: Option<usize>,
+    /// The random seed of the search.
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+}
+
+impl BudgetOptions {
+    /// The budget these options set (unlimited when none is given).
+    pub fn budget(&self) -> Budget {
+        Budget {
+            time: self.time,
+            iterations: self.iterations,
+            nodes: self.nodes,
+        }
+    }
+
+    /// The budget of `config` if it sets one, else these options', else
+    /// `default`: a limit in the engine configuration wins.
+    pub fn budget_for(&self, config: &EngineConfig, default: Budget) -> Budget {
+        let own = Budget {
+            time: config.time,
+            iterations: config.iterations,
+            nodes: config.nodes,
+        };
+        own.or(self.budget()).or(default)
+    }
+
+    /// `config` with its threads and limits filled in where it leaves
+    /// them open, from these options or the defaults.
+    pub fn complete(&self, config: &EngineConfig, threads: usize, default: Budget) -> EngineConfig {
+        let budget = self.budget_for(config, default);
+        EngineConfig {
+            threads: config.threads.or(self.threads).or(Some(threads)),
+            time: budget.time,
+            iterations: budget.iterations,
+            nodes: budget.nodes,
+            ..config.clone()
+        }
+    }
+}
+
+/// An engine and its budget: the options of `play`, `analyze`, `search`
+/// and `tactics`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct EngineOptions {
+    /// The engine configuration: a name (default, baseline) and/or
+    /// key=value pairs, e.g. "default,c=0.3" (`cabra engines` lists them).
+    /// A limit in it (time=, iterations=, nodes=, threads=) wins over the
+    /// options below.
+    #[arg(long, value_parser = parse_engine, default_value = "default", value_name = "CONFIG")]
+    pub engine: EngineConfig,
+    #[command(flatten)]
+    pub budget: BudgetOptions,
+}
+
+impl EngineOptions {
+    /// The engine with its configuration completed from the options and
+    /// these defaults, seeded with `--seed` or `seed`.
+    pub fn engine(&self, threads: usize, default: Budget, seed: u64) -> Engine {
+        let config = self.budget.complete(&self.engine, threads, default);
+        Engine::new(config, self.budget.seed.unwrap_or(seed))
+    }
+}
+
+/// All cores of the machine.
+pub fn all_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}

@@ -1,0 +1,67 @@
+//! Signals. Ctrl-C (SIGINT, through `ctrlc`) and SIGTERM or SIGHUP
+//! (through `libc`: the handler only raises an atomic flag, and a watcher
+//! thread acts on it) end a command gracefully:
+//!
+//! - `analyze`, `match`, `selfplay`: the first signal raises a stop flag,
+//!   so the command ends its work early and prints what is finished; a
+//!   second one ends the program at once;
+//! - `play`: see `play/term.rs` (Ctrl-C stops a search; SIGTERM and SIGHUP
+//!   print the position code of an unsaved game and leave).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// Raised by SIGTERM or SIGHUP.
+static TERMINATED: AtomicBool = AtomicBool::new(false);
+
+#[cfg(unix)]
+extern "C" fn on_terminate(_: libc::c_int) {
+    TERMINATED.store(true, Ordering::SeqCst);
+}
+
+/// Calls `action` (on a watcher thread) when SIGTERM or SIGHUP arrives;
+/// a second such signal after that ends the program (status 143).
+pub fn on_termination(action: impl Fn() + Send + 'static) {
+    #[cfg(unix)]
+    {
+        // SAFETY: the handler only stores to an atomic, which is
+        // async-signal-safe; SIGTERM and SIGHUP may be caught.
+        unsafe {
+            libc::signal(
+                libc::SIGTERM,
+                on_terminate as extern "C" fn(libc::c_int) as libc::sighandler_t,
+            );
+            libc::signal(
+                libc::SIGHUP,
+                on_terminate as extern "C" fn(libc::c_int) as libc::sighandler_t,
+            );
+        }
+        std::thread::spawn(move || {
+            while !TERMINATED.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(25));
+            }
+            TERMINATED.store(false, Ordering::SeqCst);
+            action();
+            while !TERMINATED.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(25));
+            }
+            std::process::exit(143);
+        });
+    }
+    #[cfg(not(unix))]
+    let _ = action;
+}
+
+/// Raises `flag` on the first Ctrl-C, SIGTERM or SIGHUP; a second Ctrl-C
+/// ends the program at once (status 130).
+pub fn stop_on_signal(flag: Arc<AtomicBool>) -> anyhow::Result<()> {
+    let f = flag.clone();
+    ctrlc::set_handler(move || {
+        if f.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    })?;
+    on_termination(move || flag.store(true, Ordering::SeqCst));
+    Ok(())
+}

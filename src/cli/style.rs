@@ -1,0 +1,45 @@
+//! Terminal colours: anstyle styles, and anstream to decide when to use
+//! them (a terminal, not `NO_COLOR`, not `TERM=dumb`; `CLICOLOR_FORCE`
+//! forces them) and to strip them from output that is not a terminal.
+
+use std::io::Write;
+
+use anstyle::{AnsiColor, Style};
+use cabra::game::Player;
+
+/// The style of a player's cubes and name: bold red for player 1, bold
+/// blue for player 2.
+pub fn player(p: Player) -> Style {
+    let colour = match p {
+        Player::One => AnsiColor::Red,
+        Player::Two => AnsiColor::Blue,
+    };
+    Style::new().bold().fg_color(Some(colour.into()))
+}
+
+/// The style of an error message.
+pub const ERROR: Style = Style::new().fg_color(Some(anstyle::Color::Ansi(AnsiColor::Red)));
+
+/// `text` in `style`, or plain when `colours` is off.
+pub fn paint(text: &str, style: Style, colours: bool) -> String {
+    if colours {
+        format!("{style}{text}{style:#}")
+    } else {
+        text.to_string()
+    }
+}
+
+/// Whether standard output takes colours.
+pub fn colours() -> bool {
+    anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never
+}
+
+/// Writes `text` to standard output (colours stripped when it is not a
+/// terminal); false once the output is closed, so that a program whose
+/// reader went away (`| head`) can end quietly.
+pub fn print(text: &str) -> bool {
+    let mut out = anstream::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .is_ok()
+}

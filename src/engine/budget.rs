@@ -1,0 +1,107 @@
+//! How much the engine searches for one move.
+
+use std::fmt;
+use std::time::Duration;
+
+use super::units::{format_duration, group};
+
+/// A search budget: the first limit reached stops the search. With none
+/// set the search runs until it is stopped (or the position is solved).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    /// Wall-clock time.
+    pub time: Option<Duration>,
+    /// Iterations (playouts), all threads together; reproducible with one
+    /// thread and a seed.
+    pub iterations: Option<u64>,
+    /// Nodes in the tree(s), reused ones included.
+    pub nodes: Option<u64>,
+}
+
+impl Budget {
+    /// No limit: search until stopped.
+    pub const UNLIMITED: Budget = Budget {
+        time: None,
+        iterations: None,
+        nodes: None,
+    };
+
+    /// Think for `t`.
+    pub fn time(t: Duration) -> Budget {
+        Budget {
+            time: Some(t),
+            ..Budget::UNLIMITED
+        }
+    }
+
+    /// Run `n` iterations.
+    pub fn iterations(n: u64) -> Budget {
+        Budget {
+            iterations: Some(n),
+            ..Budget::UNLIMITED
+        }
+    }
+
+    /// Whether no limit is set.
+    pub fn is_unlimited(&self) -> bool {
+        *self == Budget::UNLIMITED
+    }
+
+    /// This budget, or `fallback` when none of its limits is set.
+    pub fn or(self, fallback: Budget) -> Budget {
+        if self.is_unlimited() { fallback } else { self }
+    }
+
+    /// How far through the budget a search is, 0 to 1 (0 when unlimited).
+    pub fn fraction(&self, elapsed: Duration, iterations: u64, nodes: u64) -> f64 {
+        let t = self
+            .time
+            .map_or(0.0, |t| elapsed.as_secs_f64() / t.as_secs_f64().max(1e-9));
+        let i = self
+            .iterations
+            .map_or(0.0, |n| iterations as f64 / n.max(1) as f64);
+        let n = self.nodes.map_or(0.0, |n| nodes as f64 / n.max(1) as f64);
+        t.max(i).max(n)
+    }
+}
+
+impl fmt::Display for Budget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if let Some(t) = self.time {
+            parts.push(format_duration(t));
+        }
+        if let Some(n) = self.iterations {
+            parts.push(format!("{} iterations", group(n)));
+        }
+        if let Some(n) = self.nodes {
+            parts.push(format!("{} nodes", group(n)));
+        }
+        if parts.is_empty() {
+            f.write_str("no limit")
+        } else {
+            f.write_str(&parts.join(" or "))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budgets_print_and_measure() {
+        assert_eq!(Budget::time(Duration::from_secs(2)).to_string(), "2s");
+        assert_eq!(Budget::iterations(50_000).to_string(), "50,000 iterations");
+        assert_eq!(Budget::UNLIMITED.to_string(), "no limit");
+        let b = Budget {
+            time: Some(Duration::from_secs(1)),
+            iterations: Some(100),
+            nodes: None,
+        };
+        assert_eq!(b.to_string(), "1s or 100 iterations");
+        assert_eq!(b.fraction(Duration::from_millis(500), 80, 0), 0.8);
+        assert_eq!(Budget::UNLIMITED.or(b), b);
+        assert_eq!(b.or(Budget::UNLIMITED), b);
+    }
+}

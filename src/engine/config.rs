@@ -1,0 +1,509 @@
+//! The engine configuration: one type, and one table of keys ([`KEYS`])
+//! that drives parsing, validation, the help text and the description.
+//!
+//! A configuration is written as a comma-separated list of named
+//! configurations and `key=value` pairs, applied left to right from the
+//! default engine: `"baseline"`, `"default,c=0.5"`, `"time=200ms,reuse=off"`.
+//! Adding an option means adding a field and one row of [`KEYS`].
+
+use std::time::Duration;
+
+use super::playout::Policy;
+use super::units::{format_duration, parse_count, parse_duration};
+use crate::search::{DEFAULT_THREAT_VISITS, SearchConfig, Uct};
+
+/// Most threads a search may use.
+pub const MAX_THREADS: usize = 256;
+
+/// One engine: how it searches, how its playouts choose, and how long it
+/// thinks per move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineConfig {
+    /// The text it was parsed from (for reports).
+    pub name: String,
+    /// The generic search: selection, solver, threats, replies. Its
+    /// `threads` and `seed` are set by the [`super::Engine`].
+    pub search: SearchConfig,
+    /// The playout policies.
+    pub playout: Policy,
+    /// Keep the tree between moves.
+    pub reuse: bool,
+    /// Threads (independent trees); `None`: what the caller decides.
+    pub threads: Option<usize>,
+    /// Thinking time per move; `None`: what the caller decides.
+    pub time: Option<Duration>,
+    /// Iterations per move; `None`: what the caller decides.
+    pub iterations: Option<u64>,
+    /// Tree size per move; `None`: what the caller decides.
+    pub nodes: Option<u64>,
+}
+
+/// One key of a configuration string.
+pub struct Key {
+    /// The name before `=`.
+    pub name: &'static str,
+    /// The kind of value, for the help text.
+    pub value: &'static str,
+    /// What it does.
+    pub help: &'static str,
+    set: fn(&mut EngineConfig, &str) -> Result<(), String>,
+    get: fn(&EngineConfig) -> String,
+}
+
+impl Key {
+    /// The value of this key in `config`, as text that parses back.
+    pub fn get(&self, config: &EngineConfig) -> String {
+        (self.get)(config)
+    }
+}
+
+fn on_off(b: bool) -> String {
+    if b { "on" } else { "off" }.to_string()
+}
+
+fn parse_bool(v: &str) -> Result<bool, String> {
+    match v.to_ascii_lowercase().as_str() {
+        "on" | "true" | "yes" | "1" => Ok(true),
+        "off" | "false" | "no" | "0" => Ok(false),
+        _ => Err(format!("'{v}' is not on or off")),
+    }
+}
+
+fn parse_positive(v: &str) -> Result<f32, String> {
+    match v.parse::<f32>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err(format!("'{v}' is not a positive number")),
+    }
+}
+
+fn parse_percent(v: &str) -> Result<u8, String> {
+    match v.parse::<u8>() {
+        Ok(n) if n <= 100 => Ok(n),
+        _ => Err(format!("'{v}' is not a percentage, 0 to 100")),
+    }
+}
+
+/// Parses a thread count, 1 to [`MAX_THREADS`].
+pub fn parse_threads(v: &str) -> Result<usize, String> {
+    match v.trim().parse::<usize>() {
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "'{}' is not a number of threads from 1 to {MAX_THREADS}",
+            v.trim()
+        )),
+    }
+}
+
+fn opt<T>(v: Option<T>, f: impl Fn(T) -> String) -> String {
+    v.map_or("-".to_string(), f)
+}
+
+/// Every key, in the order of the help text.
+pub const KEYS: &[Key] = &[
+    Key {
+        name: "c",
+        value: "X",
+        help: "UCT exploration constant, a positive number",
+        set: |c, v| {
+            c.search.uct.c = parse_positive(v)?;
+            Ok(())
+        },
+        get: |c| c.search.uct.c.to_string(),
+    },
+    Key {
+        name: "fpu",
+        value: "X|inf",
+        help: "first-play urgency: the value of an untried move, 0 to 1, or inf (every move once first)",
+        set: |c, v| {
+            c.search.uct.fpu = match v.to_ascii_lowercase().as_str() {
+                "inf" | "infinity" => f32::INFINITY,
+                _ => match v.parse::<f32>() {
+                    Ok(x) if (0.0..=1.0).contains(&x) => x,
+                    _ => return Err(format!("'{v}' is not a value from 0 to 1 or inf")),
+                },
+            };
+            Ok(())
+        },
+        get: |c| match c.search.uct.fpu {
+            x if x.is_infinite() => "inf".to_string(),
+            x => x.to_string(),
+        },
+    },
+    Key {
+        name: "solver",
+        value: "on|off",
+        help: "prove wins and losses in the tree (MCTS-Solver)",
+        set: |c, v| {
+            c.search.solver = parse_bool(v)?;
+            Ok(())
+        },
+        get: |c| on_off(c.search.solver),
+    },
+    Key {
+        name: "wincheck",
+        value: "on|off",
+        help: "look for a win in one before expanding a node (needs the solver)",
+        set: |c, v| {
+            c.search.win_check = parse_bool(v)?;
+            Ok(())
+        },
+        get: |c| on_off(c.search.win_check),
+    },
+    Key {
+        name: "threats",
+        value: "on|off|N",
+        help: "where the opponent threatens to win at once, search only moves that stop it; nodes are checked once they have N visits (on = 16)",
+        set: |c, v| {
+            match parse_bool(v) {
+                Ok(on) => {
+                    c.search.threats = on;
+                    if on {
+                        c.search.threat_visits = DEFAULT_THREAT_VISITS;
+                    }
+                }
+                Err(_) => match v.parse::<u32>() {
+                    Ok(n) if n >= 1 => {
+                        c.search.threats = true;
+                        c.search.threat_visits = n;
+                    }
+                    _ => return Err(format!("'{v}' is not on, off or a visit count")),
+                },
+            }
+            Ok(())
+        },
+        get: |c| match c.search.threats {
+            false => "off".to_string(),
+            true => c.search.threat_visits.to_string(),
+        },
+    },
+    Key {
+        name: "reuse",
+        value: "on|off",
+        help: "keep the tree between moves",
+        set: |c, v| {
+            c.reuse = parse_bool(v)?;
+            Ok(())
+        },
+        get: |c| on_off(c.reuse),
+    },
+    Key {
+        name: "pwin",
+        value: "on|off",
+        help: "playouts take a win in one",
+        set: |c, v| {
+            c.playout.win = parse_bool(v)?;
+            Ok(())
+        },
+        get: |c| on_off(c.playout.win),
+    },
+    Key {
+        name: "prim",
+        value: "0-100",
+        help: "percent chance that a playout redraws a bottom-perimeter placement once",
+        set: |c, v| {
+            c.playout.rim = parse_percent(v)?;
+            Ok(())
+        },
+        get: |c| c.playout.rim.to_string(),
+    },
+    Key {
+        name: "reply",
+        value: "on|off",
+        help: "playouts play the last good reply to the previous placement (LGRF)",
+        set: |c, v| {
+            c.search.replies = parse_bool(v)?;
+            Ok(())
+        },
+        get: |c| on_off(c.search.replies),
+    },
+    Key {
+        name: "treply",
+        value: "on|off",
+        help: "with reply, each node first expands the stored reply to the move into it",
+        set: |c, v| {
+            c.search.reply_first = parse_bool(v)?;
+            Ok(())
+        },
+        get: |c| on_off(c.search.reply_first),
+    },
+    Key {
+        name: "threads",
+        value: "N",
+        help: "independent trees searched in parallel, 1 to 256 (default: the command's)",
+        set: |c, v| {
+            c.threads = Some(parse_threads(v)?);
+            Ok(())
+        },
+        get: |c| opt(c.threads, |n| n.to_string()),
+    },
+    Key {
+        name: "time",
+        value: "T",
+        help: "time per move, e.g. 200ms or 2s (default: the command's)",
+        set: |c, v| {
+            c.time = Some(parse_duration(v)?);
+            Ok(())
+        },
+        get: |c| opt(c.time, format_duration),
+    },
+    Key {
+        name: "iterations",
+        value: "N",
+        help: "iterations per move, e.g. 50k (default: the command's)",
+        set: |c, v| {
+            c.iterations = Some(parse_count(v)?);
+            Ok(())
+        },
+        get: |c| opt(c.iterations, |n| n.to_string()),
+    },
+    Key {
+        name: "nodes",
+        value: "N",
+        help: "stop once the tree holds this many nodes (default: the command's)",
+        set: |c, v| {
+            c.nodes = Some(parse_count(v)?);
+            Ok(())
+        },
+        get: |c| opt(c.nodes, |n| n.to_string()),
+    },
+];
+
+/// The named configurations.
+pub const NAMES: &[(&str, &str)] = &[
+    ("default", "the engine as shipped"),
+    (
+        "baseline",
+        "plain UCT with uniform playouts: c = 1.414, every move once first, no solver, no tree reuse",
+    ),
+];
+
+impl Default for EngineConfig {
+    /// The engine as shipped.
+    fn default() -> Self {
+        EngineConfig {
+            name: "default".into(),
+            search: SearchConfig::default(),
+            playout: Policy::SHIPPED,
+            reuse: true,
+            threads: None,
+            time: None,
+            iterations: None,
+            nodes: None,
+        }
+    }
+}
+
+impl EngineConfig {
+    /// Plain UCT as the first Caminos programs played it: c = sqrt(2),
+    /// every move tried once before any second visit, uniform random
+    /// playouts, no solver, no win-in-one check, no tree reuse, the most
+    /// visited move.
+    pub fn baseline() -> Self {
+        EngineConfig {
+            name: "baseline".into(),
+            search: SearchConfig {
+                uct: Uct {
+                    c: std::f32::consts::SQRT_2,
+                    fpu: f32::INFINITY,
+                },
+                solver: false,
+                win_check: false,
+                threats: false,
+                replies: false,
+                reply_first: false,
+                ..SearchConfig::default()
+            },
+            playout: Policy::UNIFORM,
+            reuse: false,
+            ..EngineConfig::default()
+        }
+    }
+
+    /// Parses `"name"`, `"key=value,..."` or a mix (applied left to
+    /// right, starting from the default engine).
+    ///
+    /// ```
+    /// use cabra::engine::EngineConfig;
+    /// let c = EngineConfig::parse("baseline,c=0.5,time=200ms").unwrap();
+    /// assert_eq!(c.search.uct.c, 0.5);
+    /// assert!(!c.reuse);
+    /// assert!(EngineConfig::parse("c=-1").is_err());
+    /// ```
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let mut cfg = EngineConfig::default();
+        for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            match item.split_once('=') {
+                None => {
+                    cfg = match item.to_ascii_lowercase().as_str() {
+                        "default" => EngineConfig::default(),
+                        "baseline" => EngineConfig::baseline(),
+                        other => {
+                            return Err(format!(
+                                "unknown configuration '{other}'{} (named ones: {}; or key=value with keys {})",
+                                suggest(other),
+                                NAMES.iter().map(|n| n.0).collect::<Vec<_>>().join(", "),
+                                key_names()
+                            ));
+                        }
+                    };
+                }
+                Some((key, value)) => cfg
+                    .set(key, value)
+                    .map_err(|e| format!("in '{item}': {e}"))?,
+            }
+        }
+        cfg.name = text.trim().to_string();
+        Ok(cfg)
+    }
+
+    /// Sets one key (see [`KEYS`]).
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        let key = key.trim().to_ascii_lowercase();
+        let Some(k) = KEYS.iter().find(|k| k.name == key) else {
+            return Err(format!(
+                "unknown key '{key}'{} (keys: {})",
+                suggest(&key),
+                key_names()
+            ));
+        };
+        (k.set)(self, value.trim())
+    }
+
+    /// Every key with its value here, as a configuration string that
+    /// parses back to the same engine (limits left to the caller shown as `-`).
+    pub fn describe(&self) -> String {
+        KEYS.iter()
+            .map(|k| format!("{}={}", k.name, k.get(self)))
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
+    /// The help text: the named configurations, then each key with its
+    /// value in the default and the baseline engine.
+    pub fn help() -> String {
+        let (d, b) = (EngineConfig::default(), EngineConfig::baseline());
+        let mut s = String::from("Named configurations:\n");
+        for (name, what) in NAMES {
+            s.push_str(&format!("  {name:<10} {what}\n"));
+        }
+        s.push_str("Keys (name=value, comma-separated, applied left to right):\n");
+        for k in KEYS {
+            let (dv, bv) = (k.get(&d), k.get(&b));
+            let defaults = if dv == "-" {
+                String::new()
+            } else if dv == bv {
+                format!(" [default {dv}]")
+            } else {
+                format!(" [default {dv}; baseline {bv}]")
+            };
+            s.push_str(&format!(
+                "  {:<18} {}{defaults}\n",
+                format!("{}={}", k.name, k.value),
+                k.help
+            ));
+        }
+        s
+    }
+}
+
+fn key_names() -> String {
+    KEYS.iter().map(|k| k.name).collect::<Vec<_>>().join(", ")
+}
+
+/// ` (did you mean 'x'?)` for a near miss among the names and keys.
+fn suggest(word: &str) -> String {
+    let candidates = NAMES.iter().map(|n| n.0).chain(KEYS.iter().map(|k| k.name));
+    candidates
+        .map(|c| (strsim::levenshtein(word, c), c))
+        .filter(|&(d, c)| d <= 2 && d < c.len())
+        .min()
+        .map_or(String::new(), |(_, c)| format!(" (did you mean '{c}'?)"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_names_and_keys() {
+        let b = EngineConfig::parse("baseline").unwrap();
+        assert!(!b.search.solver && !b.reuse && b.search.uct.fpu.is_infinite());
+        assert_eq!(b.playout, Policy::UNIFORM);
+        let d = EngineConfig::parse("default").unwrap();
+        assert_eq!(d, EngineConfig::default());
+        let x = EngineConfig::parse("baseline, c=0.5, time=200ms, reuse=on").unwrap();
+        assert_eq!(x.search.uct.c, 0.5);
+        assert!(x.reuse && !x.search.solver);
+        assert_eq!(x.time, Some(Duration::from_millis(200)));
+        for bad in [
+            "fast",
+            "c=abc",
+            "c=-1",
+            "c=0",
+            "c=inf",
+            "c=NaN",
+            "bogus=1",
+            "threads=0",
+            "threads=257",
+            "fpu=2",
+            "prim=101",
+            "threats=maybe",
+            "threats=-1",
+            "reply=sometimes",
+            "time=0",
+            "iterations=0",
+            "rave=on",
+            "rootc=0.4",
+            "pblock=4",
+            "rimlast=on",
+            "rimprior=5",
+            "pscore=20",
+        ] {
+            assert!(EngineConfig::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn keys_set_the_search_and_playouts() {
+        let x = EngineConfig::parse("threats=off,prim=30,pwin=off,reply=off,treply=off").unwrap();
+        assert!(!x.search.threats && !x.playout.win && !x.search.replies);
+        assert!(!x.search.reply_first);
+        assert_eq!(x.playout.rim, 30);
+        let t = EngineConfig::parse("baseline,threats=4").unwrap();
+        assert!(t.search.threats && t.search.threat_visits == 4);
+        let d = EngineConfig::default();
+        assert_eq!(d.playout, Policy::SHIPPED);
+        assert!(d.search.threats && d.search.threat_visits == DEFAULT_THREAT_VISITS);
+        assert!(d.search.replies && d.search.reply_first);
+    }
+
+    #[test]
+    fn every_key_reads_back_what_it_describes() {
+        for text in [
+            "default",
+            "baseline",
+            "c=0.7,threats=3,prim=20,threads=2,time=150ms",
+        ] {
+            let c = EngineConfig::parse(text).unwrap();
+            let again: String = c
+                .describe()
+                .split(',')
+                .filter(|kv| !kv.ends_with("=-"))
+                .collect::<Vec<_>>()
+                .join(",");
+            let mut back = EngineConfig::parse(&again).unwrap();
+            back.name = c.name.clone();
+            assert_eq!(back, c, "{text}");
+        }
+        let help = EngineConfig::help();
+        for k in KEYS {
+            assert!(help.contains(&format!("  {}=", k.name)), "{}", k.name);
+        }
+        assert!(help.contains("[default 0.2; baseline 1.4142135]"));
+        assert!(
+            EngineConfig::parse("basline")
+                .unwrap_err()
+                .contains("did you mean 'baseline'")
+        );
+    }
+}

@@ -1,0 +1,87 @@
+//! The engine's playouts: a chain of small policies, each in its own file,
+//! asked in turn for the next placement, as Castro/morat chains its
+//! policies in the agent's rollout:
+//!
+//! 1. [`win`]: a player who can complete a bridge at once does so;
+//! 2. [`reply`]: else the last good reply to the opponent's previous
+//!    placement, when the search keeps a reply table and the reply is legal;
+//! 3. [`rim`]: else a uniformly random placement, redrawn once with some
+//!    chance when it adds a piece to the mover's bottom-perimeter count.
+//!
+//! With every policy off and no reply table the playout is the rules'
+//! uniform [`Position::random_playout`]. Nothing here allocates.
+
+pub mod reply;
+pub mod rim;
+pub mod win;
+
+use rand::RngCore;
+
+use crate::game::{Placement, Position, Status};
+use crate::search::Replies;
+
+/// Which policies of the chain are on (the reply table is the search's:
+/// see [`crate::search::SearchConfig::replies`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Policy {
+    /// Take an immediate win ([`win`]).
+    pub win: bool,
+    /// Percent chance of redrawing a bottom-perimeter placement once ([`rim`]).
+    pub rim: u8,
+}
+
+impl Policy {
+    /// Uniformly random placements.
+    pub const UNIFORM: Policy = Policy { win: false, rim: 0 };
+
+    /// The playouts of the engine as shipped (measured in docs/STRENGTH.md).
+    pub const SHIPPED: Policy = Policy { win: true, rim: 50 };
+
+    /// Plays `pos` to its end and returns the result, calling `record` with
+    /// each placement played. `last` is the placement that led to `pos`,
+    /// which the first reply answers.
+    #[inline]
+    pub fn run<R: RngCore + ?Sized>(
+        &self,
+        pos: &mut Position,
+        rng: &mut R,
+        replies: Option<&Replies>,
+        mut last: Option<Placement>,
+        mut record: impl FnMut(Placement),
+    ) -> Status {
+        if *self == Policy::UNIFORM && replies.is_none() {
+            return pos.random_playout(rng);
+        }
+        loop {
+            if pos.status().is_over() {
+                return pos.status();
+            }
+            if self.win {
+                if let Some(p) = win::choose(pos) {
+                    pos.place_in_playout(p);
+                    record(p);
+                    return pos.status();
+                }
+            }
+            let p = match reply::choose(pos, replies, last) {
+                Some(p) => p,
+                None => match rim::choose(pos, rng, self.rim) {
+                    Some(p) => p,
+                    None => return pos.end_by_count(),
+                },
+            };
+            let won = pos.place_in_playout(p);
+            record(p);
+            if won {
+                return pos.status();
+            }
+            last = Some(p);
+        }
+    }
+}
+
+impl Default for Policy {
+    fn default() -> Self {
+        Policy::SHIPPED
+    }
+}

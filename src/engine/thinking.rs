@@ -1,0 +1,242 @@
+//! The one engine every front end drives: it holds a search kept in step
+//! with the game (tree reuse), thinks within a [`Budget`] in short slices
+//! so that progress can be shown, and can be stopped from another thread.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::budget::Budget;
+use super::config::EngineConfig;
+use crate::game::{Placement, Position};
+use crate::search::{Limits, Report, Searcher};
+
+/// How long one slice of a search lasts: short enough for a lively
+/// progress display and a prompt reaction to a stop.
+pub const DEFAULT_SLICE: Duration = Duration::from_millis(100);
+
+/// Iterations in the first slice of a search with an iteration budget; later
+/// slices are sized from the measured speed to last about one slice.
+const FIRST_SLICE_ITERATIONS: u64 = 2_000;
+
+/// What the progress callback is told after each slice but the last.
+#[derive(Debug)]
+pub struct Progress<'a> {
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// How far through the budget, 0 to 1 (0 for an unlimited search).
+    pub fraction: f64,
+    /// The search so far (iterations and seconds are totals of this search).
+    pub report: &'a Report<Placement>,
+}
+
+/// The outcome of one search.
+#[derive(Clone, Debug)]
+pub struct Thought {
+    /// The report of the whole search (iterations and time are totals).
+    pub report: Report<Placement>,
+    /// Whether the search was ended by the stop flag.
+    pub interrupted: bool,
+}
+
+/// The engine: a configuration, a seed, and the search trees of the game
+/// it follows.
+pub struct Engine {
+    config: EngineConfig,
+    threads: usize,
+    seed: u64,
+    slice: Duration,
+    searcher: Option<Searcher<Position>>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Engine {
+    /// An engine with this configuration and seed; threads as the
+    /// configuration says (1 when it leaves them open).
+    pub fn new(config: EngineConfig, seed: u64) -> Engine {
+        Engine {
+            threads: config.threads.unwrap_or(1),
+            config,
+            seed,
+            slice: DEFAULT_SLICE,
+            searcher: None,
+            stop: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    /// Changes the configuration (the trees are dropped).
+    pub fn set_config(&mut self, config: EngineConfig) {
+        self.threads = config.threads.unwrap_or(self.threads);
+        self.config = config;
+        self.searcher = None;
+    }
+
+    /// Threads (independent trees) searched in parallel.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Changes the number of threads (the trees are dropped).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+        self.config.threads = Some(self.threads);
+        self.searcher = None;
+    }
+
+    /// The base seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Changes the seed (the trees are dropped).
+    pub fn set_seed(&mut self, seed: u64) {
+        self.seed = seed;
+        self.searcher = None;
+    }
+
+    /// Reports list this many root moves (all of them with a large number).
+    pub fn set_top_moves(&mut self, n: usize) {
+        self.config.search.top_moves = n.max(1);
+        if let Some(s) = &mut self.searcher {
+            s.set_top_moves(n.max(1));
+        }
+    }
+
+    /// How often a search reports progress.
+    pub fn set_slice(&mut self, slice: Duration) {
+        self.slice = slice.max(Duration::from_millis(1));
+    }
+
+    /// The budget of the configuration (its `time`, `iterations` and
+    /// `nodes` keys).
+    pub fn budget(&self) -> Budget {
+        Budget {
+            time: self.config.time,
+            iterations: self.config.iterations,
+            nodes: self.config.nodes,
+        }
+    }
+
+    /// The flag that stops a search: raise it from any thread. The engine
+    /// never lowers it; lower it before the next search.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+
+    /// Makes `flag` the stop flag (shared with whoever raises it).
+    pub fn share_stop_flag(&mut self, flag: Arc<AtomicBool>) {
+        self.stop = flag;
+    }
+
+    /// Drops the trees: the next search starts from scratch.
+    pub fn forget(&mut self) {
+        self.searcher = None;
+    }
+
+    /// Nodes in the trees.
+    pub fn nodes(&self) -> usize {
+        self.searcher.as_ref().map_or(0, |s| s.nodes())
+    }
+
+    /// The searcher at `pos`: the trees are kept when `pos` continues the
+    /// game they were grown for (and the configuration reuses trees),
+    /// dropped otherwise.
+    fn searcher_at(&mut self, pos: &Position) -> &mut Searcher<Position> {
+        let reuse = self.config.reuse;
+        let s = self.searcher.get_or_insert_with(|| {
+            let mut config = self.config.search.clone();
+            config.threads = self.threads;
+            config.seed = self.seed;
+            Searcher::with_playout(*pos, config, self.config.playout)
+        });
+        let root = *s.position();
+        if root != *pos {
+            let (old, new) = (root.history(), pos.history());
+            if reuse && new.len() >= old.len() && new[..old.len()] == *old {
+                for &p in &new[old.len()..] {
+                    s.advance(p);
+                }
+            } else {
+                s.set_position(*pos);
+            }
+        }
+        s
+    }
+
+    /// Searches `pos` within `budget`, calling `progress` after each slice
+    /// but the last. Stops early when the stop flag is raised or the
+    /// position is solved. With a finished game the report has no move.
+    pub fn think(
+        &mut self,
+        pos: &Position,
+        budget: Budget,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Thought {
+        let stop = self.stop.clone();
+        let slice = self.slice;
+        let searcher = self.searcher_at(pos);
+        let start = Instant::now();
+        let mut total = 0u64;
+        let mut slice_iterations = FIRST_SLICE_ITERATIONS;
+        let mut interrupted = false;
+        let mut report = loop {
+            let mut limits = Limits::none().stop_flag(stop.clone());
+            limits.time = Some(match budget.time {
+                Some(t) => t.saturating_sub(start.elapsed()).min(slice),
+                None => slice,
+            });
+            if let Some(n) = budget.iterations {
+                limits.iterations = Some((n - total).min(slice_iterations));
+                limits.time = budget.time.map(|t| t.saturating_sub(start.elapsed()));
+            }
+            limits.nodes = budget.nodes;
+            let slice_start = Instant::now();
+            let mut report = searcher.search(&limits);
+            total += report.iterations;
+            if budget.iterations.is_some() {
+                // Size the next slice to last about one slice.
+                let secs = slice_start.elapsed().as_secs_f64().max(1e-4);
+                let rate = report.iterations as f64 / secs;
+                slice_iterations = ((rate * slice.as_secs_f64()) as u64).clamp(256, 1 << 24);
+            }
+            let ran = report.iterations;
+            let elapsed = start.elapsed();
+            report.iterations = total;
+            report.seconds = elapsed.as_secs_f64();
+            if stop.load(Ordering::SeqCst) {
+                interrupted = true;
+                break report;
+            }
+            let fraction = budget.fraction(elapsed, total, report.nodes);
+            if report.proven.is_some() || ran == 0 || fraction >= 1.0 {
+                break report;
+            }
+            progress(&Progress {
+                elapsed,
+                fraction,
+                report: &report,
+            });
+        };
+        report.iterations_per_second = if report.seconds > 0.0 {
+            total as f64 / report.seconds
+        } else {
+            0.0
+        };
+        Thought {
+            report,
+            interrupted,
+        }
+    }
+
+    /// Chooses a move for `pos` within the configuration's budget (1 s when
+    /// it sets none), without progress: how matches and tests use it.
+    pub fn choose(&mut self, pos: &Position) -> Report<Placement> {
+        let budget = self.budget().or(Budget::time(Duration::from_secs(1)));
+        self.think(pos, budget, &mut |_| {}).report
+    }
+}

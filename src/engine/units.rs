@@ -1,0 +1,174 @@
+//! Durations and counts as people type and read them: `250ms`, `2.5s`,
+//! `1m`; `20000`, `20,000`, `50k`, `1.5M`. One place for the command-line
+//! options, the engine configuration keys and the REPL's `set`.
+
+use std::time::Duration;
+
+/// The longest duration accepted (a year): anything longer is a typo, and
+/// a deadline that far ahead can still be added to the clock.
+pub const MAX_DURATION: Duration = Duration::from_secs(365 * 24 * 3600);
+
+/// The largest count accepted.
+pub const MAX_COUNT: u64 = 1_000_000_000_000;
+
+/// Reads a duration: a positive number with an optional unit `us`, `ms`,
+/// `s` or `m` (seconds when there is none), e.g. `250ms`, `2.5s`, `1m`.
+///
+/// ```
+/// use std::time::Duration;
+/// use cabra::engine::parse_duration;
+/// assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
+/// assert_eq!(parse_duration("2.5s"), Ok(Duration::from_millis(2500)));
+/// assert!(parse_duration("0s").is_err());
+/// assert!(parse_duration("18000000000000000000s").is_err());
+/// ```
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let value: f64 = num
+        .parse()
+        .map_err(|_| format!("'{t}' is not a duration like 1s, 250ms or 2.5s"))?;
+    let seconds = match unit.trim() {
+        "" | "s" | "sec" | "secs" => value,
+        "ms" => value / 1e3,
+        "us" | "µs" => value / 1e6,
+        "m" | "min" => value * 60.0,
+        other => return Err(format!("unknown time unit '{other}' (use ms, s or m)")),
+    };
+    if seconds.is_nan() || seconds <= 0.0 {
+        return Err(format!("'{t}': the time must be more than 0, e.g. 200ms"));
+    }
+    match Duration::try_from_secs_f64(seconds) {
+        Ok(d) if d <= MAX_DURATION && !d.is_zero() => Ok(d),
+        Ok(d) if d.is_zero() => Err(format!("'{t}' is shorter than a nanosecond")),
+        _ => Err(format!("'{t}' is too long (at most a year)")),
+    }
+}
+
+/// `2s`, `250ms`, `1.5s`, `2m`: the short form [`parse_duration`] reads back.
+pub fn format_duration(d: Duration) -> String {
+    let ms = d.as_millis();
+    if ms == 0 {
+        format!("{}us", d.as_micros())
+    } else if ms % 60_000 == 0 {
+        format!("{}m", ms / 60_000)
+    } else if ms % 1000 == 0 {
+        format!("{}s", ms / 1000)
+    } else if ms < 1000 {
+        format!("{ms}ms")
+    } else {
+        format!("{}s", d.as_secs_f64())
+    }
+}
+
+/// Reads a positive count as people write it: `20000`, `20,000`,
+/// `20_000`, `20k`, `1.5M`, `2G`.
+///
+/// ```
+/// use cabra::engine::parse_count;
+/// assert_eq!(parse_count("50k"), Ok(50_000));
+/// assert_eq!(parse_count("1.5M"), Ok(1_500_000));
+/// assert!(parse_count("0").is_err());
+/// ```
+pub fn parse_count(text: &str) -> Result<u64, String> {
+    let t: String = text
+        .trim()
+        .chars()
+        .filter(|&c| c != ',' && c != '_')
+        .collect();
+    let (num, mult) = match t.char_indices().last() {
+        Some((i, 'k' | 'K')) => (&t[..i], 1e3),
+        Some((i, 'm' | 'M')) => (&t[..i], 1e6),
+        Some((i, 'g' | 'G' | 'b' | 'B')) => (&t[..i], 1e9),
+        _ => (t.as_str(), 1.0),
+    };
+    let bad = || {
+        format!(
+            "expected a count such as 20000 or 50k, found '{}'",
+            text.trim()
+        )
+    };
+    if num.is_empty() || !num.chars().all(|c| c.is_ascii_digit() || c == '.') {
+        return Err(bad());
+    }
+    let value = num.parse::<f64>().map_err(|_| bad())? * mult;
+    if value.is_nan() || value < 1.0 {
+        return Err("the count must be at least 1".to_string());
+    }
+    if value > MAX_COUNT as f64 {
+        return Err(format!("at most {}", group(MAX_COUNT)));
+    }
+    Ok(value.round() as u64)
+}
+
+/// A number with thousands separators: `1,234,567`.
+pub fn group(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `1 placement`, `3 placements`: a count and a noun, plural when it is not 1.
+pub fn plural(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{} {noun}s", group(n))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_and_print() {
+        assert_eq!(parse_duration("1s"), Ok(Duration::from_secs(1)));
+        assert_eq!(parse_duration("3"), Ok(Duration::from_secs(3)));
+        assert_eq!(parse_duration(" 1m "), Ok(Duration::from_secs(60)));
+        for bad in [
+            "fast",
+            "5 parsecs",
+            "",
+            "0",
+            "0ms",
+            "-1s",
+            "inf",
+            "NaN",
+            "1e400",
+            "400d",
+        ] {
+            assert!(parse_duration(bad).is_err(), "{bad}");
+        }
+        assert!(parse_duration("18000000000000000000s").is_err());
+        assert!(parse_duration("366d").is_err());
+        for d in ["2s", "250ms", "1.5s", "2m"] {
+            assert_eq!(format_duration(parse_duration(d).unwrap()), d);
+        }
+    }
+
+    #[test]
+    fn counts_read_and_print() {
+        assert_eq!(parse_count("20000"), Ok(20_000));
+        assert_eq!(parse_count("20,000"), Ok(20_000));
+        assert_eq!(parse_count("50k"), Ok(50_000));
+        assert_eq!(parse_count("1.5M"), Ok(1_500_000));
+        for bad in ["0", "-3", "lots", "", "1e3", "2T", "0.4"] {
+            assert!(parse_count(bad).is_err(), "{bad}");
+        }
+        assert!(parse_count("2000G").is_err());
+        assert_eq!(group(1_234_567), "1,234,567");
+        assert_eq!(group(12), "12");
+        assert_eq!(plural(1, "iteration"), "1 iteration");
+        assert_eq!(plural(1500, "placement"), "1,500 placements");
+    }
+}

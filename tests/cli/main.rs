@@ -1,0 +1,11 @@
+//! The `cabra` program run as a user runs it: arguments and standard input
+//! in, text and exit status out.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod analyze;
+mod commands;
+mod matches;
+mod play;
+mod search;

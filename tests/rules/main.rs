@@ -1,0 +1,10 @@
+//! The rules (RULES.md), tested through the library: one test per rule
+//! with explained positions, property tests against a slow reference
+//! model, and the public test vectors of an independent implementation.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod properties;
+mod rules;
+mod vectors;

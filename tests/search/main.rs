@@ -1,0 +1,9 @@
+//! The search: generic MCTS on toy games, on Caminos positions, and its
+//! limits.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod caminos;
+mod limits;
+mod toy;

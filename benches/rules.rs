@@ -64,7 +64,7 @@ fn rules(c: &mut Criterion) {
         })
     });
     // The test `play` runs: does the piece just placed complete a bridge?
-    let last = late.history()[late.plies() - 1].entry().cells;
+    let last = late.placements()[late.placements().len() - 1].entry().cells;
     let mover = late.to_move().other();
     let (own, opp) = (late.cubes(mover), late.cubes(mover.other()));
     c.bench_function("completes_bridge after a placement at ply 20", |b| {

@@ -10,8 +10,7 @@ use cabra::search::Proven;
 use serde::Serialize;
 
 use super::check::GameJson;
-use super::files::read_game;
-use super::options::{EngineOptions, all_cores};
+use super::options::{EngineOptions, RulesOptions, all_cores};
 
 /// Iterations per search when no budget is given (up to two searches per
 /// placement): a 28-placement game takes about 2 s on two cores, 4 s on one.
@@ -28,6 +27,8 @@ pub struct AnalyzeArgs {
     pub file: PathBuf,
     #[command(flatten)]
     pub engine: EngineOptions,
+    #[command(flatten)]
+    pub rules: RulesOptions,
     /// Print one JSON document instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -144,7 +145,7 @@ fn table(a: &Analysis) -> String {
 
 /// Runs `cabra analyze`.
 pub fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
-    let pos = read_game(&args.file)?;
+    let pos = args.rules.load(Some(&args.file))?.position;
     let mut engine = args
         .engine
         .engine(all_cores(), Budget::iterations(DEFAULT_ITERATIONS), 0);

@@ -24,6 +24,8 @@ pub struct BenchArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub rules: super::options::RulesOptions,
 }
 
 /// What a bench run measured.
@@ -42,9 +44,13 @@ pub struct BenchResult {
 }
 
 /// Plays random games on one thread.
-pub fn measure(games: u64, deadline: Option<Duration>, seed: u64) -> BenchResult {
+pub fn measure(
+    start_pos: Position,
+    games: u64,
+    deadline: Option<Duration>,
+    seed: u64,
+) -> BenchResult {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let start_pos = Position::new();
     let start = Instant::now();
     let (mut playouts, mut placements) = (0u64, 0u64);
     loop {
@@ -73,7 +79,8 @@ pub fn measure(games: u64, deadline: Option<Duration>, seed: u64) -> BenchResult
 
 /// Runs the bench and prints the result; the speed is the last line.
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
-    let r = measure(args.games, args.seconds, args.seed);
+    let start = Position::with_rules(args.rules.rules());
+    let r = measure(start, args.games, args.seconds, args.seed);
     if args.json {
         println!("{}", serde_json::to_string(&r)?);
     } else {

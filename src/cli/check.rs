@@ -17,21 +17,33 @@ pub struct CheckArgs {
     /// `{"error": ..., "line": N}`, with exit status 1).
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub rules: super::options::RulesOptions,
 }
 
 /// How a game stands, for scripts (`check --json`, `show --json`).
 #[derive(Clone, Debug, Serialize)]
 pub struct GameJson {
-    /// Placements in the record.
+    /// The rules: `caminos`, `bridget`, `caminos swap` or `bridget swap`.
+    pub rules: String,
+    /// Moves in the record (placements, `swap` and `tm`).
+    pub moves: usize,
+    /// Pieces on the board.
     pub placements: usize,
     /// `p1`, `p2`, `draw` or `ongoing`.
     pub result: &'static str,
-    /// `bridge` or `perimeter` once the game is over.
+    /// `bridge`, `perimeter` or `edge` once the game is over.
     pub by: Option<&'static str>,
     /// 1 or 2 while the game is in progress.
     pub to_move: Option<u8>,
     /// Pieces on the bottom perimeter, player 1 then player 2.
     pub perimeter: [u8; 2],
+    /// Edge columns seen from above, player 1 then player 2.
+    pub edge: [u8; 2],
+    /// Whether each player has used the time machine.
+    pub time_machine_used: [bool; 2],
+    /// Whether player 2 swapped.
+    pub swapped: bool,
     /// The result in words.
     pub text: String,
 }
@@ -40,12 +52,18 @@ impl GameJson {
     /// The JSON view of `pos`.
     pub fn of(pos: &Position) -> GameJson {
         let s = pos.status();
+        let both = cabra::game::Player::BOTH;
         GameJson {
-            placements: pos.plies(),
+            rules: pos.rules().to_string(),
+            moves: pos.plies(),
+            placements: pos.placements().len(),
             result: s.code(),
             by: s.reason(),
             to_move: (!s.is_over()).then(|| pos.to_move().number()),
-            perimeter: cabra::game::Player::BOTH.map(|p| pos.perimeter_count(p)),
+            perimeter: both.map(|p| pos.perimeter_count(p)),
+            edge: both.map(|p| pos.edge_count(p)),
+            time_machine_used: both.map(|p| pos.time_machine_used(p)),
+            swapped: pos.swapped(),
             text: status_line(pos),
         }
     }
@@ -75,7 +93,10 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<()> {
         Err(e) => return fail(args.json, format!("cannot read {shown}: {e}"), None),
     };
     let pos = match parse_record(&bytes) {
-        Ok(r) => r.position,
+        Ok(r) => match args.rules.agree(r.position.rules(), &args.file) {
+            Ok(()) => r.position,
+            Err(e) => return fail(args.json, format!("{e:#}"), None),
+        },
         Err(e) => {
             return fail(
                 args.json,
@@ -87,9 +108,15 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<()> {
     if args.json {
         println!("{}", serde_json::to_string(&GameJson::of(&pos))?);
     } else {
+        // Under the default rules every move is a placement.
+        let (noun, rules) = if pos.rules().is_default() {
+            ("placement", String::new())
+        } else {
+            ("move", format!(" under the {} rules", pos.rules()))
+        };
         println!(
-            "ok: {}; {}",
-            cabra::engine::plural(pos.plies() as u64, "placement"),
+            "ok: {}{rules}; {}",
+            cabra::engine::plural(pos.plies() as u64, noun),
             status_line(&pos)
         );
     }

@@ -19,11 +19,6 @@ pub fn read_record(path: &Path) -> anyhow::Result<Record> {
     parse_record(&bytes).with_context(|| format!("{} is not a valid game", path.display()))
 }
 
-/// Reads the game of a record file.
-pub fn read_game(path: &Path) -> anyhow::Result<Position> {
-    read_record(path).map(|r| r.position)
-}
-
 /// Saves a game (after its header comments) atomically.
 pub fn save_game(path: &Path, header: &[String], pos: &Position) -> anyhow::Result<()> {
     save_atomically(path, write_record(header, pos).as_bytes())

@@ -44,6 +44,8 @@ pub struct PlayOptions {
     /// Replace game files already in the --out directory.
     #[arg(long)]
     pub force: bool,
+    #[command(flatten)]
+    pub rules: super::options::RulesOptions,
     /// No progress display.
     #[arg(long)]
     pub quiet: bool,
@@ -217,6 +219,7 @@ fn play_all(
         }
     }
     let seed = opts.budget.seed.unwrap_or(1);
+    let start = cabra::game::Position::with_rules(opts.rules.rules());
     let stop = Arc::new(AtomicBool::new(false));
     super::signals::stop_on_signal(stop.clone())?;
     let bar = if opts.quiet {
@@ -243,12 +246,14 @@ fn play_all(
                 }
                 let pair = (g / 2) as u64;
                 let opening = random_opening(
+                    &start,
                     seed.wrapping_mul(0x9E37_79B9).wrapping_add(pair),
                     usize::from(opts.opening_min),
                     usize::from(opts.opening_max),
                 );
                 let game_seed = seed ^ (g as u64).wrapping_mul(0x2545_F491_4F6C_DD1D);
-                let Some(r) = play_game(configs.each_ref(), g % 2, &opening, game_seed, &stop)
+                let Some(r) =
+                    play_game(configs.each_ref(), g % 2, start, &opening, game_seed, &stop)
                 else {
                     return Ok(None);
                 };

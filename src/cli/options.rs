@@ -1,10 +1,85 @@
-//! The options every engine-driving command shares, parsed and validated
-//! the same way everywhere (a bad value is clap's usage error, exit 2):
-//! `--engine`, `--time`, `--iterations`, `--nodes`, `--threads`, `--seed`.
+//! The options the commands share, parsed and validated the same way
+//! everywhere (a bad value is clap's usage error, exit 2): `--rules` and
+//! `--swap`; `--engine`, `--time`, `--iterations`, `--nodes`, `--threads`,
+//! `--seed`.
 
+use std::path::Path;
 use std::time::Duration;
 
+use anyhow::bail;
 use cabra::engine::{Budget, Engine, EngineConfig, parse_count, parse_duration, parse_threads};
+use cabra::game::record::Record;
+use cabra::game::{Position, Rules};
+
+use super::files::read_record;
+
+/// Parses rules (`bridget swap`) for clap.
+pub fn parse_rules(text: &str) -> Result<Rules, String> {
+    text.parse()
+}
+
+/// The rules of a game: `--rules` and `--swap`.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct RulesOptions {
+    /// The rules: caminos (the default) or bridget, with or without swap,
+    /// e.g. --rules bridget, --rules "bridget swap" (RULES.md section 9). A
+    /// game file's `# rules:` line sets them; an option that disagrees with
+    /// it is an error.
+    #[arg(long, value_parser = parse_rules, value_name = "RULES")]
+    pub rules: Option<Rules>,
+    /// Add the swap option (pie rule): player 2's first turn may be `swap`.
+    #[arg(long)]
+    pub swap: bool,
+}
+
+impl RulesOptions {
+    /// The rules the options name, if any.
+    pub fn given(&self) -> Option<Rules> {
+        match (self.rules, self.swap) {
+            (None, false) => None,
+            (r, swap) => {
+                let mut r = r.unwrap_or_default();
+                r.swap |= swap;
+                Some(r)
+            }
+        }
+    }
+
+    /// The rules to play: the options', or the default.
+    pub fn rules(&self) -> Rules {
+        self.given().unwrap_or_default()
+    }
+
+    /// The game of `file` (checked against the options' rules), or the
+    /// empty board under the options' rules.
+    pub fn load(&self, file: Option<&Path>) -> anyhow::Result<Record> {
+        let Some(path) = file else {
+            return Ok(Record {
+                position: Position::with_rules(self.rules()),
+                header: Vec::new(),
+            });
+        };
+        let record = read_record(path)?;
+        self.agree(record.position.rules(), path)?;
+        Ok(record)
+    }
+
+    /// Fails when the options name rules other than `file_rules`.
+    pub fn agree(&self, file_rules: Rules, path: &Path) -> anyhow::Result<()> {
+        match self.given() {
+            Some(r) if r != file_rules => bail!(
+                "{} is played under the {file_rules} rules{}, but the options say {r}",
+                path.display(),
+                if file_rules.is_default() {
+                    " (it has no `# rules:` line)"
+                } else {
+                    ""
+                }
+            ),
+            _ => Ok(()),
+        }
+    }
+}
 
 /// Parses an engine configuration for clap.
 pub fn parse_engine(text: &str) -> Result<EngineConfig, String> {

@@ -3,10 +3,9 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use cabra::game::Position;
 use cabra::game::perft::{perft, perft_divide};
 
-use super::files::read_game;
+use super::options::RulesOptions;
 
 /// Arguments of `cabra perft`.
 #[derive(clap::Args, Debug)]
@@ -19,14 +18,13 @@ pub struct PerftArgs {
     /// Also print the count under each first placement.
     #[arg(long)]
     pub divide: bool,
+    #[command(flatten)]
+    pub rules: RulesOptions,
 }
 
 /// Prints the count as the last line of output (and the speed on stderr).
 pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
-    let mut pos = match &args.file {
-        Some(f) => read_game(f)?,
-        None => Position::new(),
-    };
+    let pos = args.rules.load(args.file.as_deref())?.position;
     if pos.status().is_over() && args.depth > 0 {
         eprintln!(
             "the game is over ({}): no placement is legal, so every count is 0",
@@ -35,14 +33,14 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
     }
     let start = Instant::now();
     let total = if args.divide && args.depth > 0 {
-        let rows = perft_divide(&mut pos, args.depth);
+        let rows = perft_divide(&pos, args.depth);
         for (p, n) in &rows {
             println!("{p}  {n}");
         }
         println!();
         rows.iter().map(|r| r.1).sum()
     } else {
-        perft(&mut pos, args.depth)
+        perft(&pos, args.depth)
     };
     let secs = start.elapsed().as_secs_f64();
     eprintln!(

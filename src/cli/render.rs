@@ -6,7 +6,7 @@
 
 use std::fmt::Write;
 
-use cabra::game::{Cell, Piece, Player, Position, Status, Volume};
+use cabra::game::{Cell, Piece, Player, Position, Status, Variant, Volume, WinReason};
 
 use super::style;
 
@@ -37,8 +37,9 @@ pub fn paint_player(text: &str, p: Player, colours: bool) -> String {
 /// The board and the state of play, as lines of text.
 pub fn render(pos: &Position, colours: bool) -> String {
     let last: Volume = pos
-        .history()
+        .moves()
         .last()
+        .and_then(|m| m.placement())
         .map(|p| p.entry().cells)
         .unwrap_or_default();
     let mut out = String::new();
@@ -94,7 +95,7 @@ pub fn render(pos: &Position, colours: bool) -> String {
         out,
         "columns x west to east, rows y north to south; x player 1, o player 2, X O last placement"
     );
-    if let Some(p) = pos.history().last() {
+    if let Some(p) = pos.moves().last() {
         let _ = writeln!(out, "last placement: {p} (move {})", pos.plies());
     }
     for p in Player::BOTH {
@@ -105,12 +106,22 @@ pub fn render(pos: &Position, colours: bool) -> String {
         let who = format!("{p} ({})", symbol(p, false));
         let mut name = String::new();
         paint(&mut name, &who, p, false, colours);
-        let _ = writeln!(
-            out,
-            "{name}: pieces left {}   perimeter pieces {}",
-            left.join(" "),
-            pos.perimeter_count(p)
-        );
+        let count = match pos.rules().variant {
+            Variant::Caminos => format!("perimeter pieces {}", pos.perimeter_count(p)),
+            Variant::Bridget => format!(
+                "edge columns {}   time machine {}",
+                pos.edge_count(p),
+                if pos.time_machine_used(p) {
+                    "used"
+                } else {
+                    "unused"
+                }
+            ),
+        };
+        let _ = writeln!(out, "{name}: pieces left {}   {count}", left.join(" "));
+    }
+    if !pos.rules().is_default() {
+        let _ = writeln!(out, "rules: {}", pos.rules());
     }
     let _ = writeln!(out, "{}", status_line(pos));
     out
@@ -124,13 +135,13 @@ pub fn status_line(pos: &Position) -> String {
     }
 }
 
-/// The result in words, with the perimeter counts when they decided it.
+/// The result in words, with the counts when they decided it.
 pub fn result_line(pos: &Position, s: Status) -> String {
-    let [a, b] = Player::BOTH.map(|p| pos.perimeter_count(p));
+    let [a, b] = Player::BOTH.map(|p| pos.count(p));
     match s {
         Status::Won {
             winner,
-            by: cabra::game::WinReason::Perimeter,
+            by: WinReason::Perimeter | WinReason::Edge,
         } => {
             let (w, l) = if winner == Player::One {
                 (a, b)
@@ -139,7 +150,13 @@ pub fn result_line(pos: &Position, s: Status) -> String {
             };
             format!("{s} ({w} to {l})")
         }
-        Status::Draw => format!("draw ({a} to {b} perimeter pieces)"),
+        Status::Draw { by } => {
+            let what = match by {
+                WinReason::Edge => "edge columns",
+                _ => "perimeter pieces",
+            };
+            format!("draw ({a} to {b} {what})")
+        }
         _ => s.to_string(),
     }
 }

@@ -5,10 +5,8 @@ use std::time::Duration;
 
 use anyhow::Context;
 use cabra::engine::Budget;
-use cabra::game::Position;
 
-use super::files::read_game;
-use super::options::{EngineOptions, all_cores};
+use super::options::{EngineOptions, RulesOptions, all_cores};
 
 /// The budget when none is given, so that the command always ends.
 const DEFAULT_TIME: Duration = Duration::from_secs(1);
@@ -22,6 +20,8 @@ pub struct SearchArgs {
     pub file: Option<PathBuf>,
     #[command(flatten)]
     pub engine: EngineOptions,
+    #[command(flatten)]
+    pub rules: RulesOptions,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -29,10 +29,7 @@ pub struct SearchArgs {
 
 /// Runs `cabra search`.
 pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
-    let pos = match &args.file {
-        Some(path) => read_game(path)?,
-        None => Position::new(),
-    };
+    let pos = args.rules.load(args.file.as_deref())?.position;
     let mut engine = args
         .engine
         .engine(all_cores(), Budget::time(DEFAULT_TIME), 0);

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use super::check::GameJson;
-use super::files::read_game;
+use super::options::RulesOptions;
 use super::render::render;
 use super::style;
 
@@ -16,6 +16,8 @@ pub struct ShowArgs {
     /// placements in notation and the owner and height of every column.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub rules: RulesOptions,
 }
 
 #[derive(serde::Serialize)]
@@ -31,7 +33,7 @@ struct ShowJson {
 
 /// Prints the position at the end of the file.
 pub fn run(args: &ShowArgs) -> anyhow::Result<()> {
-    let pos = read_game(&args.file)?;
+    let pos = args.rules.load(Some(&args.file))?.position;
     if args.json {
         let columns = (0..8u8)
             .map(|y| {
@@ -45,7 +47,7 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<()> {
             .collect();
         let j = ShowJson {
             game: GameJson::of(&pos),
-            moves: pos.history().iter().map(|p| p.to_string()).collect(),
+            moves: pos.moves().iter().map(|m| m.to_string()).collect(),
             columns,
         };
         println!("{}", serde_json::to_string(&j)?);

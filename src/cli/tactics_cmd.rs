@@ -107,7 +107,9 @@ pub fn run(args: &TacticsArgs) -> anyhow::Result<()> {
         let report = engine.choose(&pos);
         let best = report.best;
         let proven = report.proven.map(|p| format!("{p:?}").to_lowercase());
-        let solved = best.is_some_and(|m| solves(&pos, kind, m));
+        let solved = best
+            .and_then(|m| m.placement())
+            .is_some_and(|m| solves(&pos, kind, m));
         text.push_str(&format!(
             "{:<5} {:<8} {:<16} {:<8} {}\n",
             kind,

@@ -1,42 +1,43 @@
 //! Caminos as seen by the generic search: a [`Position`] is a
-//! [`Game`] whose moves are placement ids and whose playouts follow the
-//! engine's [`Policy`].
+//! [`Game`] whose moves are [`Move`]s (placements, and `swap` and `tm` where
+//! the rules have them) and whose playouts follow the engine's [`Policy`]
+//! (placements only).
 
 use rand::RngCore;
 
 use super::playout::Policy;
-use crate::game::{PLACEMENT_COUNT, Placement, Position, Status, Volume};
+use crate::game::{MOVE_COUNT, Move, Position, Status, Volume};
 use crate::search::{Game, Outcome, Replies, Side};
 
 /// A finished game's status as the search's outcome.
 pub fn outcome(s: Status) -> Option<Outcome> {
     match s {
         Status::Ongoing => None,
-        Status::Draw => Some(Outcome::Draw),
+        Status::Draw { .. } => Some(Outcome::Draw),
         Status::Won { winner, .. } => Some(Outcome::Win(winner.index() as Side)),
     }
 }
 
 impl Game for Position {
-    type Move = Placement;
+    type Move = Move;
     /// The cells a defence must touch ([`Position::defence_region`]).
     type Threat = Volume;
     type Playout = Policy;
-    const MOVE_SPACE: usize = PLACEMENT_COUNT;
+    const MOVE_SPACE: usize = MOVE_COUNT;
 
     #[inline(always)]
-    fn move_id(mv: Placement) -> usize {
-        mv.index()
+    fn move_id(mv: Move) -> usize {
+        mv.id()
     }
 
     #[inline(always)]
-    fn move_from_id(id: usize) -> Placement {
-        Placement(id as u16)
+    fn move_from_id(id: usize) -> Move {
+        Move::from_id(id)
     }
 
     #[inline(always)]
-    fn is_legal(&self, mv: Placement) -> bool {
-        Position::is_legal(self, mv)
+    fn is_legal(&self, mv: Move) -> bool {
+        self.is_legal_move(mv)
     }
 
     #[inline(always)]
@@ -44,14 +45,15 @@ impl Game for Position {
         self.to_move().index() as Side
     }
 
-    fn legal_moves(&self, buf: &mut Vec<Placement>) {
+    fn legal_moves(&self, buf: &mut Vec<Move>) {
         buf.clear();
-        self.for_each_legal(|p| buf.push(p));
+        self.for_each_legal(|p| buf.push(Move::Place(p)));
+        self.for_each_special(|m| buf.push(m));
     }
 
     #[inline(always)]
-    fn play(&mut self, mv: Placement) {
-        Position::play(self, mv);
+    fn play(&mut self, mv: Move) {
+        self.play_move(mv);
     }
 
     #[inline(always)]
@@ -68,13 +70,13 @@ impl Game for Position {
         last: Option<usize>,
         record: &mut dyn FnMut(usize),
     ) -> Outcome {
-        let last = last.map(Self::move_from_id);
+        let last = last.and_then(|id| Move::from_id(id).placement());
         let s = policy.run(self, rng, replies, last, |p| record(p.index()));
         outcome(s).expect("a playout ends the game")
     }
 
-    fn winning_move(&self) -> Option<Placement> {
-        Position::winning_move(self)
+    fn winning_move(&self) -> Option<Move> {
+        Position::winning_move(self).map(Move::Place)
     }
 
     fn threat(&self) -> Option<Volume> {
@@ -82,7 +84,11 @@ impl Game for Position {
     }
 
     #[inline]
-    fn may_stop(&self, region: &Volume, mv: Placement) -> bool {
-        Position::may_stop(self, *region, mv)
+    fn may_stop(&self, region: &Volume, mv: Move) -> bool {
+        match mv {
+            Move::Place(p) => Position::may_stop(self, *region, p),
+            // Only a search of what follows tells what a special move does.
+            _ => true,
+        }
     }
 }

@@ -23,7 +23,7 @@ use serde::Serialize;
 
 use super::budget::Budget;
 use super::thinking::Engine;
-use crate::game::{PLACEMENT_COUNT, Placement, Player, Position, Status};
+use crate::game::{MOVE_COUNT, Move, Player, Position, Status};
 use crate::search::{Proven, Report};
 
 /// A drop in win probability of at least this much is an inaccuracy.
@@ -103,11 +103,11 @@ pub struct Summary {
 
 /// What a fresh search said about one position.
 struct Eval {
-    best: Option<Placement>,
-    /// Win probability for the side to move (after its best placement).
+    best: Option<Move>,
+    /// Win probability for the side to move (after its best move).
     winrate: f64,
     proven: Option<Proven>,
-    report: Report<Placement>,
+    report: Report<Move>,
 }
 
 /// The value of a finished game for `p`.
@@ -149,15 +149,17 @@ fn evaluate(engine: &mut Engine, pos: &Position, budget: Budget) -> Eval {
     }
 }
 
-/// The value of the position after a placement, for the player who made
-/// it: exact when the game is over, else one minus the opponent's value
-/// from a search of that position.
+/// The value of the position after a move, for the player who made it:
+/// exact when the game is over, else from a search of that position: one
+/// minus the opponent's value, or the mover's own after a time machine
+/// (the mover moves again).
 fn value_after(eval: Option<&Eval>, after: &Position, mover: Player) -> (f64, Option<Proven>) {
     match eval {
         None => {
             let (v, p) = terminal_value(after.status(), mover);
             (v, Some(p))
         }
+        Some(e) if after.to_move() == mover => (e.winrate, e.proven),
         Some(e) => (1.0 - e.winrate, e.proven.map(opposite)),
     }
 }
@@ -178,15 +180,15 @@ pub fn analyse(
     budget: Budget,
     progress: &mut dyn FnMut(usize, usize),
 ) -> (Vec<MoveAnalysis>, [Summary; 2]) {
-    let history = pos.history();
+    let history = pos.moves();
     let n = history.len();
     // Every root move in the report, to read the proof of the one played.
-    engine.set_top_moves(PLACEMENT_COUNT);
+    engine.set_top_moves(MOVE_COUNT);
     let stop = engine.stop_flag();
-    let mut positions = vec![Position::new()];
-    for &p in history {
+    let mut positions = vec![Position::with_rules(pos.rules())];
+    for &m in history {
         let mut next = *positions.last().expect("not empty");
-        next.play(p);
+        next.play_move(m);
         positions.push(next);
     }
     let search = |engine: &mut Engine, p: &Position| {
@@ -219,7 +221,7 @@ pub fn analyse(
             (after, eval.proven.or(proven_after))
         } else {
             let mut alt = positions[i];
-            alt.play(best);
+            alt.play_move(best);
             let alt_eval = search(engine, &alt);
             let (v, p) = value_after(alt_eval.as_ref(), &alt, mover);
             let proven = eval.proven.or(p);

@@ -9,7 +9,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::config::EngineConfig;
 use super::thinking::Engine;
-use crate::game::{Placement, Position, Status, below};
+use crate::game::{Placement, Position, below};
 
 /// A finished game between two engines.
 #[derive(Clone, Debug)]
@@ -30,6 +30,7 @@ pub struct GameRecord {
 pub fn play_game(
     configs: [&EngineConfig; 2],
     first: usize,
+    start: Position,
     opening: &[Placement],
     seed: u64,
     stop: &Arc<AtomicBool>,
@@ -38,10 +39,14 @@ pub fn play_game(
         Engine::new(configs[0].clone(), seed ^ 0xA),
         Engine::new(configs[1].clone(), seed ^ 0xB),
     ];
-    let mut pos = Position::new();
+    let mut pos = start;
     for &mv in opening {
         pos.play(mv);
     }
+    // The engine that moves first after the opening plays the colour to
+    // move at the end of it (whoever moves next, after a swap or a time
+    // machine too).
+    let first_colour = pos.to_move();
     for e in &mut engines {
         // Stopping the match stops the searches in progress too.
         e.share_stop_flag(stop.clone());
@@ -50,34 +55,24 @@ pub fn play_game(
         if stop.load(Ordering::SeqCst) {
             return None;
         }
-        // The engine that moves first after the opening plays the colour
-        // to move at the end of the opening.
-        let idx = if pos.plies() % 2 == opening.len() % 2 {
+        let idx = if pos.to_move() == first_colour {
             first
         } else {
             1 - first
         };
         let report = engines[idx].choose(&pos);
         let mv = report.best.expect("an unfinished game has a legal move");
-        pos.play(mv);
+        pos.play_move(mv);
     }
-    // The engine that moved first after the opening holds the colour of
-    // the side to move at the end of the opening.
-    let first_colour = opening.len() % 2; // 0: player one
     let a_colour = if first == 0 {
         first_colour
     } else {
-        1 - first_colour
+        first_colour.other()
     };
-    let score = match pos.status() {
-        Status::Won { winner, .. } => {
-            if winner.index() == a_colour {
-                1.0
-            } else {
-                0.0
-            }
-        }
-        _ => 0.5,
+    let score = match pos.status().winner() {
+        Some(w) if w == a_colour => 1.0,
+        Some(_) => 0.0,
+        None => 0.5,
     };
     Some(GameRecord {
         position: pos,
@@ -97,10 +92,10 @@ const OPENING_DRAWS: u32 = 64;
 /// (9 of the 500 openings of five 200-game matches did), which only adds
 /// noise to a match. The opening stops short if no fair placement turns up
 /// in 64 draws.
-pub fn random_opening(seed: u64, min: usize, max: usize) -> Vec<Placement> {
+pub fn random_opening(start: &Position, seed: u64, min: usize, max: usize) -> Vec<Placement> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let len = min + below(&mut rng, (max - min + 1) as u32) as usize;
-    let mut pos = Position::new();
+    let mut pos = *start;
     let mut moves = Vec::new();
     'placements: while moves.len() < len {
         for _ in 0..OPENING_DRAWS {
@@ -129,7 +124,7 @@ mod tests {
         // About 2% of uniform prefixes of 2-4 placements do (seed 95 is
         // the first), so 500 seeds would meet several without the redraw.
         for seed in 0..500 {
-            let opening = random_opening(seed, 2, 4);
+            let opening = random_opening(&Position::new(), seed, 2, 4);
             assert!((2..=4).contains(&opening.len()), "seed {seed}");
             let mut pos = Position::new();
             for &mv in &opening {
@@ -145,19 +140,20 @@ mod tests {
     fn a_game_between_tiny_engines_finishes_with_fair_colours() {
         let a = EngineConfig::parse("iterations=50").unwrap();
         let b = EngineConfig::parse("baseline,iterations=50").unwrap();
-        let opening = random_opening(3, 2, 4);
+        let opening = random_opening(&Position::new(), 3, 2, 4);
         assert!((2..=4).contains(&opening.len()));
         for first in 0..2 {
             let g = play_game(
                 [&a, &b],
                 first,
+                Position::new(),
                 &opening,
                 9,
                 &Arc::new(AtomicBool::new(false)),
             )
             .unwrap();
             assert!(g.position.status().is_over());
-            assert_eq!(&g.position.history()[..opening.len()], &opening[..]);
+            assert_eq!(&g.position.placements()[..opening.len()], &opening[..]);
             assert!([0.0, 0.5, 1.0].contains(&g.score));
         }
     }

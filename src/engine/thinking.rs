@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::budget::Budget;
 use super::config::EngineConfig;
-use crate::game::{Placement, Position};
+use crate::game::{Move, Position};
 use crate::search::{Limits, Report, Searcher};
 
 /// How long one slice of a search lasts: short enough for a lively
@@ -27,14 +27,14 @@ pub struct Progress<'a> {
     /// How far through the budget, 0 to 1 (0 for an unlimited search).
     pub fraction: f64,
     /// The search so far (iterations and seconds are totals of this search).
-    pub report: &'a Report<Placement>,
+    pub report: &'a Report<Move>,
 }
 
 /// The outcome of one search.
 #[derive(Clone, Debug)]
 pub struct Thought {
     /// The report of the whole search (iterations and time are totals).
-    pub report: Report<Placement>,
+    pub report: Report<Move>,
     /// Whether the search was ended by the stop flag.
     pub interrupted: bool,
 }
@@ -156,8 +156,10 @@ impl Engine {
         });
         let root = *s.position();
         if root != *pos {
-            let (old, new) = (root.history(), pos.history());
-            if reuse && new.len() >= old.len() && new[..old.len()] == *old {
+            let (old, new) = (root.moves(), pos.moves());
+            let continues =
+                root.rules() == pos.rules() && new.len() >= old.len() && new[..old.len()] == *old;
+            if reuse && continues {
                 for &p in &new[old.len()..] {
                     s.advance(p);
                 }
@@ -235,7 +237,7 @@ impl Engine {
 
     /// Chooses a move for `pos` within the configuration's budget (1 s when
     /// it sets none), without progress: how matches and tests use it.
-    pub fn choose(&mut self, pos: &Position) -> Report<Placement> {
+    pub fn choose(&mut self, pos: &Position) -> Report<Move> {
         let budget = self.budget().or(Budget::time(Duration::from_secs(1)));
         self.think(pos, budget, &mut |_| {}).report
     }

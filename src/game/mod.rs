@@ -15,6 +15,7 @@ mod player;
 mod playout;
 mod position;
 pub mod record;
+mod rules;
 mod shape;
 mod shape_masks;
 mod table;
@@ -25,11 +26,13 @@ pub use cell::Cell;
 pub use error::{PlacementError, RecordError};
 pub use movegen::{MoveList, below};
 pub use notation::{
-    NotationError, cells_from_digits, parse_move, parse_placement, placement_from_cells,
+    NotationError, cells_from_digits, parse_move, parse_placement, parse_placement_or_cells,
+    placement_from_cells,
 };
 pub use orientation::{Face, Orientation};
 pub use piece::Piece;
 pub use player::{Player, Status, WinReason};
-pub use position::{MAX_PLIES, Position};
+pub use position::{MAX_MOVES, MAX_PLIES, Position};
+pub use rules::{MOVE_COUNT, Move, Rules, Variant, special_move};
 pub use shape::{SHAPE_COUNT, Shape};
 pub use table::{DrawMap, Entry, PLACEMENT_COUNT, Placement, Table, table};

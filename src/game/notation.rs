@@ -6,6 +6,7 @@ use thiserror::Error;
 use super::cell::Cell;
 use super::orientation::{Face, Orientation};
 use super::piece::Piece;
+use super::rules::{Move, special_move};
 use super::table::{Placement, table};
 
 /// Why a piece notation could not be read. The message says what was expected.
@@ -133,9 +134,18 @@ pub fn cells_from_digits(digits: &[u8]) -> Result<[Cell; 4], String> {
     Ok(cells)
 }
 
-/// Reads a placement the way a person may type it: piece notation
-/// (`L E180 110`) or four cells as twelve digits (`110 120 121 122`).
-pub fn parse_move(text: &str) -> Result<Placement, NotationError> {
+/// Reads a move the way a person may type it: piece notation
+/// (`L E180 110`), four cells as twelve digits (`110 120 121 122`), or a
+/// special move (`swap`, `tm`, `time machine`).
+pub fn parse_move(text: &str) -> Result<Move, NotationError> {
+    if let Some(m) = special_move(text) {
+        return Ok(m);
+    }
+    parse_placement_or_cells(text).map(Move::Place)
+}
+
+/// Reads a placement in piece notation or as twelve digits.
+pub fn parse_placement_or_cells(text: &str) -> Result<Placement, NotationError> {
     let t = text.trim();
     if t.starts_with(|c: char| c.is_ascii_digit()) {
         let digits: Vec<u8> = t
@@ -207,7 +217,7 @@ mod tests {
     fn cells_in_any_order_give_the_placement() {
         let p = parse_placement("L E180 110").unwrap();
         for s in ["110120121122", "122 121 120 110", "120 121 122 110"] {
-            assert_eq!(parse_move(s).unwrap(), p, "{s}");
+            assert_eq!(parse_move(s).unwrap(), Move::Place(p), "{s}");
         }
         assert!(
             parse_move("110 120 121")

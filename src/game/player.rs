@@ -48,21 +48,25 @@ impl fmt::Display for Player {
     }
 }
 
-/// How a won game was won.
+/// What decided a finished game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WinReason {
     /// The winner built a bridge (RULES.md section 6).
     Bridge,
-    /// Nobody could build one and the winner had fewer perimeter pieces (section 7).
+    /// Nobody built one: the bottom-perimeter pieces, fewer wins (section 7).
     Perimeter,
+    /// Nobody built one: under `bridget`, the edge columns seen from above,
+    /// more wins (section 9.1).
+    Edge,
 }
 
 impl WinReason {
-    /// The reason as programs name it: `bridge` or `perimeter`.
+    /// The reason as programs name it: `bridge`, `perimeter` or `edge`.
     pub const fn name(self) -> &'static str {
         match self {
             WinReason::Bridge => "bridge",
             WinReason::Perimeter => "perimeter",
+            WinReason::Edge => "edge",
         }
     }
 }
@@ -79,8 +83,11 @@ pub enum Status {
         /// How.
         by: WinReason,
     },
-    /// The game ended with equal perimeter counts.
-    Draw,
+    /// The game ended without a bridge and with equal counts.
+    Draw {
+        /// The count that was equal: [`WinReason::Perimeter`] or [`WinReason::Edge`].
+        by: WinReason,
+    },
 }
 
 impl Status {
@@ -106,17 +113,16 @@ impl Status {
                 ..
             } => "p1",
             Status::Won { .. } => "p2",
-            Status::Draw => "draw",
+            Status::Draw { .. } => "draw",
         }
     }
 
-    /// What decided a finished game: `bridge` or `perimeter` (a draw is
-    /// decided by the counts); `None` while it is in progress.
+    /// What decided a finished game: `bridge`, `perimeter` or `edge`;
+    /// `None` while it is in progress.
     pub const fn reason(self) -> Option<&'static str> {
         match self {
             Status::Ongoing => None,
-            Status::Won { by, .. } => Some(by.name()),
-            Status::Draw => Some("perimeter"),
+            Status::Won { by, .. } | Status::Draw { by } => Some(by.name()),
         }
     }
 }
@@ -133,7 +139,11 @@ impl fmt::Display for Status {
                 winner,
                 by: WinReason::Perimeter,
             } => write!(f, "{winner} wins on perimeter pieces"),
-            Status::Draw => write!(f, "draw"),
+            Status::Won {
+                winner,
+                by: WinReason::Edge,
+            } => write!(f, "{winner} wins on edge columns"),
+            Status::Draw { .. } => write!(f, "draw"),
         }
     }
 }

@@ -48,12 +48,12 @@ impl Position {
         }
     }
 
-    /// Ends the game by the count of RULES.md section 7, for a playout
-    /// that found no legal placement for the side to move, and returns
-    /// the result.
+    /// Ends the game by the count of the rules (sections 7 and 9.1), for a
+    /// playout that found no legal placement for the side to move, and
+    /// returns the result.
     #[inline]
     pub fn end_by_count(&mut self) -> Status {
-        let s = self.perimeter_result();
+        let s = self.count_result();
         self.set_status(s);
         s
     }

@@ -1,18 +1,25 @@
 //! A game in progress: whose cubes are where, what is left, whose turn it
-//! is, and how the game stands. Copyable and allocation-free.
+//! is, the rules, the moves made, and how the game stands. Copyable and
+//! allocation-free.
 
-use super::bitboard::Volume;
+use super::bitboard::{RIM, Volume};
 use super::bridge;
 use super::cell::Cell;
 use super::error::PlacementError;
 use super::piece::Piece;
 use super::player::{Player, Status, WinReason};
+use super::rules::{Move, Rules, Variant};
 use super::table::{Entry, Placement};
 
-/// The longest possible game: 14 pieces each.
+/// The most pieces on the board: 14 each.
 pub const MAX_PLIES: usize = 28;
 
-/// A position: the board, pieces left, side to move, result and history.
+/// The longest game record: 28 placements on the board, up to 4 more taken
+/// back by the two time machines, the two time machines and a swap.
+pub const MAX_MOVES: usize = MAX_PLIES + 4 + 2 + 1;
+
+/// A position: the board, pieces left, side to move, result, rules and
+/// the moves that led here.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
     cubes: [Volume; 2],
@@ -21,8 +28,17 @@ pub struct Position {
     perimeter: [u8; 2],
     to_move: Player,
     status: Status,
-    history: [Placement; MAX_PLIES],
-    plies: u8,
+    /// The placements on the board, in the order they were made.
+    board: [Placement; MAX_PLIES],
+    on_board: u8,
+    /// Every move of the game record, in order.
+    moves: [Move; MAX_MOVES],
+    made: u8,
+    rules: Rules,
+    /// Whether each player has used the time machine.
+    tm_used: [bool; 2],
+    /// Whether player 2 swapped: the first piece on the board is theirs.
+    swapped: bool,
 }
 
 impl Default for Position {
@@ -32,8 +48,14 @@ impl Default for Position {
 }
 
 impl Position {
-    /// The empty board, player 1 to move, 4 L, 4 T, 4 Z and 2 O each.
+    /// The empty board under the default rules (`caminos`), player 1 to
+    /// move, 4 L, 4 T, 4 Z and 2 O each.
     pub fn new() -> Position {
+        Position::with_rules(Rules::CAMINOS)
+    }
+
+    /// The empty board under `rules`.
+    pub fn with_rules(rules: Rules) -> Position {
         let start = Piece::ALL.map(Piece::start_count);
         Position {
             cubes: [Volume::EMPTY; 2],
@@ -42,9 +64,31 @@ impl Position {
             perimeter: [0; 2],
             to_move: Player::One,
             status: Status::Ongoing,
-            history: [Placement(0); MAX_PLIES],
-            plies: 0,
+            board: [Placement(0); MAX_PLIES],
+            on_board: 0,
+            // Unused record slots hold `swap`, as undo leaves them.
+            moves: [Move::Swap; MAX_MOVES],
+            made: 0,
+            rules,
+            tm_used: [false; 2],
+            swapped: false,
         }
+    }
+
+    /// The position after `moves` from the empty board under `rules`, or the
+    /// index of the first illegal move and why.
+    pub fn from_moves(rules: Rules, moves: &[Move]) -> Result<Position, (usize, PlacementError)> {
+        let mut pos = Position::with_rules(rules);
+        for (i, &m) in moves.iter().enumerate() {
+            pos.try_play_move(m).map_err(|e| (i, e))?;
+        }
+        Ok(pos)
+    }
+
+    /// The rules of this game.
+    #[inline(always)]
+    pub fn rules(&self) -> Rules {
+        self.rules
     }
 
     /// The player whose turn it is (after the game ends: the one who could not move,
@@ -114,22 +158,66 @@ impl Position {
         }
     }
 
-    /// How many of `player`'s pieces have a cube on the bottom perimeter.
+    /// How many of `player`'s pieces have a cube on the bottom perimeter
+    /// (section 7).
     #[inline(always)]
     pub fn perimeter_count(&self, player: Player) -> u8 {
         self.perimeter[player.index()]
     }
 
-    /// The placements played so far, in order.
-    #[inline(always)]
-    pub fn history(&self) -> &[Placement] {
-        &self.history[..self.plies as usize]
+    /// How many of the 28 edge columns have `player`'s cube on top
+    /// (section 9.1).
+    pub fn edge_count(&self, player: Player) -> u8 {
+        let [_, o1, o2] = self.occupied.0;
+        let [c0, c1, c2] = self.cubes[player.index()].0;
+        let on_top = c2 | (c1 & !o2) | (c0 & !o1 & !o2);
+        (on_top & RIM).count_ones() as u8
     }
 
-    /// Number of placements played.
+    /// The count that decides a game without a bridge under this game's
+    /// rules: perimeter pieces (fewer wins) or edge columns (more wins).
+    pub fn count(&self, player: Player) -> u8 {
+        match self.rules.variant {
+            Variant::Caminos => self.perimeter_count(player),
+            Variant::Bridget => self.edge_count(player),
+        }
+    }
+
+    /// Whether `player` has used the time machine.
+    #[inline(always)]
+    pub fn time_machine_used(&self, player: Player) -> bool {
+        self.tm_used[player.index()]
+    }
+
+    /// Whether player 2 swapped (the first piece on the board is theirs).
+    #[inline(always)]
+    pub fn swapped(&self) -> bool {
+        self.swapped
+    }
+
+    /// The placements on the board, in the order they were made (a time
+    /// machine takes its two off).
+    #[inline(always)]
+    pub fn placements(&self) -> &[Placement] {
+        &self.board[..self.on_board as usize]
+    }
+
+    /// Every move of the game, in order: what a game record holds.
+    #[inline(always)]
+    pub fn moves(&self) -> &[Move] {
+        &self.moves[..self.made as usize]
+    }
+
+    /// Number of moves made (placements, swaps and time machines).
     #[inline(always)]
     pub fn plies(&self) -> usize {
-        self.plies as usize
+        self.made as usize
+    }
+
+    /// The owner of the `i`-th placement on the board (the swap gave the
+    /// first one to player 2).
+    fn owner_of(&self, i: usize) -> Player {
+        Player::from_index((i + usize::from(self.swapped)) % 2)
     }
 
     /// Why `p` is not legal here, or `Ok` if it is.
@@ -159,6 +247,71 @@ impl Position {
         Ok(())
     }
 
+    /// Why `m` is not legal here, or `Ok` if it is.
+    pub fn check_move(&self, m: Move) -> Result<(), PlacementError> {
+        match m {
+            Move::Place(p) => self.check(p),
+            Move::Swap => {
+                if self.status.is_over() {
+                    Err(PlacementError::GameOver(self.status))
+                } else if !self.rules.swap {
+                    Err(PlacementError::NotInRules {
+                        what: m,
+                        rules: self.rules,
+                    })
+                } else if self.made != 1 {
+                    Err(PlacementError::SwapTurn)
+                } else {
+                    Ok(())
+                }
+            }
+            Move::TimeMachine => self.check_time_machine(),
+        }
+    }
+
+    fn check_time_machine(&self) -> Result<(), PlacementError> {
+        use PlacementError::*;
+        if self.status.is_over() {
+            return Err(GameOver(self.status));
+        }
+        if !self.rules.time_machine() {
+            return Err(NotInRules {
+                what: Move::TimeMachine,
+                rules: self.rules,
+            });
+        }
+        let me = self.to_move;
+        if self.tm_used[me.index()] {
+            return Err(TimeMachineUsed(me));
+        }
+        let n = self.on_board as usize;
+        if n < 2 || self.owner_of(n - 1) == me || self.owner_of(n - 2) != me {
+            return Err(TimeMachineOrder);
+        }
+        if self.swapped && n - 2 == 0 {
+            return Err(TimeMachineRecoloured);
+        }
+        Ok(())
+    }
+
+    /// Whether `m` is legal here.
+    #[inline]
+    pub fn is_legal_move(&self, m: Move) -> bool {
+        match m {
+            Move::Place(p) => self.is_legal(p),
+            _ => self.check_move(m).is_ok(),
+        }
+    }
+
+    /// Calls `f` with the special moves (`swap`, `tm`) legal here.
+    pub fn for_each_special(&self, mut f: impl FnMut(Move)) {
+        for m in [Move::Swap, Move::TimeMachine] {
+            if self.check_move(m).is_ok() {
+                f(m);
+            }
+        }
+    }
+
     /// Plays `p` if it is legal, otherwise says why not and changes nothing.
     pub fn try_play(&mut self, p: Placement) -> Result<(), PlacementError> {
         self.check(p)?;
@@ -166,9 +319,26 @@ impl Position {
         Ok(())
     }
 
+    /// Plays `m` if it is legal, otherwise says why not and changes nothing.
+    pub fn try_play_move(&mut self, m: Move) -> Result<(), PlacementError> {
+        self.check_move(m)?;
+        self.play_move(m);
+        Ok(())
+    }
+
+    /// Plays a legal move for the side to move.
+    #[inline]
+    pub fn play_move(&mut self, m: Move) {
+        match m {
+            Move::Place(p) => self.play(p),
+            Move::Swap => self.swap(),
+            Move::TimeMachine => self.time_machine(),
+        }
+    }
+
     /// Plays a legal placement for the side to move and updates the status:
     /// a bridge wins for the mover; otherwise, if the next player has no legal
-    /// placement, the game ends on perimeter counts.
+    /// placement, the game ends by the count of the rules.
     #[inline]
     pub fn play(&mut self, p: Placement) {
         debug_assert!(self.is_legal(p), "illegal placement {p}");
@@ -184,8 +354,15 @@ impl Position {
                 by: WinReason::Bridge,
             };
         } else if !self.has_legal_move() {
-            self.status = self.perimeter_result();
+            self.status = self.count_result();
         }
+    }
+
+    /// Records `m` in the game record.
+    #[inline(always)]
+    fn record(&mut self, m: Move) {
+        self.moves[self.made as usize] = m;
+        self.made += 1;
     }
 
     /// Puts the cubes of `p` on the board for the side to move and passes the
@@ -198,25 +375,81 @@ impl Position {
         self.occupied |= e.cells;
         self.left[me][e.piece.index()] -= 1;
         self.perimeter[me] += e.on_perimeter as u8;
-        self.history[self.plies as usize] = p;
-        self.plies += 1;
+        self.board[self.on_board as usize] = p;
+        self.on_board += 1;
+        self.record(Move::Place(p));
         self.to_move = self.to_move.other();
         e
     }
 
-    /// The perimeter verdict of RULES.md section 7: fewer perimeter pieces wins.
-    pub(crate) fn perimeter_result(&self) -> Status {
-        let [a, b] = self.perimeter;
-        match a.cmp(&b) {
-            std::cmp::Ordering::Less => Status::Won {
-                winner: Player::One,
-                by: WinReason::Perimeter,
-            },
-            std::cmp::Ordering::Greater => Status::Won {
+    /// Takes the piece of `p` (owned by `owner`) off the board into its
+    /// owner's stock.
+    fn lift(&mut self, p: Placement, owner: Player) {
+        let e = p.entry();
+        let o = owner.index();
+        self.cubes[o] = self.cubes[o] & !e.cells;
+        self.occupied = self.occupied & !e.cells;
+        self.left[o][e.piece.index()] += 1;
+        self.perimeter[o] -= e.on_perimeter as u8;
+    }
+
+    /// Moves the piece of `p` from `from`'s colour to the other player's.
+    fn recolour(&mut self, p: Placement, from: Player) {
+        let e = p.entry();
+        let (a, b) = (from.index(), from.other().index());
+        self.cubes[a] = self.cubes[a] & !e.cells;
+        self.cubes[b] |= e.cells;
+        self.left[a][e.piece.index()] += 1;
+        self.left[b][e.piece.index()] -= 1;
+        self.perimeter[a] -= e.on_perimeter as u8;
+        self.perimeter[b] += e.on_perimeter as u8;
+    }
+
+    /// Section 9.3: player 1's first piece becomes player 2's; player 1
+    /// moves next.
+    fn swap(&mut self) {
+        debug_assert!(self.check_move(Move::Swap).is_ok());
+        self.recolour(self.board[0], Player::One);
+        self.swapped = true;
+        self.record(Move::Swap);
+        self.to_move = Player::One;
+    }
+
+    /// Section 9.2: the last two placements go back to their owners'
+    /// stocks; the caller moves again.
+    fn time_machine(&mut self) {
+        debug_assert!(self.check_move(Move::TimeMachine).is_ok());
+        for _ in 0..2 {
+            self.on_board -= 1;
+            let i = self.on_board as usize;
+            self.lift(self.board[i], self.owner_of(i));
+            // Unused slots stay at their initial value: equal positions
+            // compare and hash equal.
+            self.board[i] = Placement(0);
+        }
+        self.tm_used[self.to_move.index()] = true;
+        self.record(Move::TimeMachine);
+    }
+
+    /// The verdict of a game that ends without a bridge: sections 7 and 9.1.
+    pub(crate) fn count_result(&self) -> Status {
+        let [a, b] = Player::BOTH.map(|p| self.count(p));
+        let (by, fewer_wins) = match self.rules.variant {
+            Variant::Caminos => (WinReason::Perimeter, true),
+            Variant::Bridget => (WinReason::Edge, false),
+        };
+        match (a.cmp(&b), fewer_wins) {
+            (std::cmp::Ordering::Equal, _) => Status::Draw { by },
+            (std::cmp::Ordering::Less, true) | (std::cmp::Ordering::Greater, false) => {
+                Status::Won {
+                    winner: Player::One,
+                    by,
+                }
+            }
+            _ => Status::Won {
                 winner: Player::Two,
-                by: WinReason::Perimeter,
+                by,
             },
-            std::cmp::Ordering::Equal => Status::Draw,
         }
     }
 
@@ -226,26 +459,39 @@ impl Position {
         self.status = s;
     }
 
-    /// Takes back the last placement, restoring the exact previous state.
-    /// Returns it, or `None` on the empty board.
-    pub fn undo(&mut self) -> Option<Placement> {
-        if self.plies == 0 {
-            return None;
+    /// Takes back the last move, restoring the exact previous state.
+    /// Returns it, or `None` at the start.
+    pub fn undo(&mut self) -> Option<Move> {
+        let last = *self.moves().last()?;
+        match last {
+            Move::Place(p) => {
+                self.made -= 1;
+                self.moves[self.made as usize] = Move::Swap;
+                self.on_board -= 1;
+                self.board[self.on_board as usize] = Placement(0);
+                let mover = self.owner_of(self.on_board as usize);
+                self.lift(p, mover);
+                self.to_move = mover;
+                // A placement is only ever made in an ongoing game.
+                self.status = Status::Ongoing;
+            }
+            Move::Swap => {
+                self.made -= 1;
+                // (`Move::Swap` is also the value of unused record slots.)
+                self.recolour(self.board[0], Player::Two);
+                self.swapped = false;
+                self.to_move = Player::Two;
+            }
+            Move::TimeMachine => {
+                // Replaying the record is exact and simpler than keeping what
+                // the time machine took off; undo is not a hot path.
+                let moves = self.moves;
+                let n = self.plies() - 1;
+                *self = Position::from_moves(self.rules, &moves[..n])
+                    .expect("a prefix of a legal game is legal");
+            }
         }
-        self.plies -= 1;
-        let p = self.history[self.plies as usize];
-        self.history[self.plies as usize] = Placement(0);
-        let e = p.entry();
-        let mover = self.to_move.other();
-        let me = mover.index();
-        self.cubes[me] = self.cubes[me] & !e.cells;
-        self.occupied = self.occupied & !e.cells;
-        self.left[me][e.piece.index()] += 1;
-        self.perimeter[me] -= e.on_perimeter as u8;
-        self.to_move = mover;
-        // A placement is only ever made in an ongoing game.
-        self.status = Status::Ongoing;
-        Some(p)
+        Some(last)
     }
 
     /// Whether `player` has a bridge now (a full check from the edges).
@@ -259,9 +505,10 @@ impl Position {
 
 impl std::fmt::Debug for Position {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let moves: Vec<String> = self.history().iter().map(|p| p.to_string()).collect();
+        let moves: Vec<String> = self.moves().iter().map(|p| p.to_string()).collect();
         f.debug_struct("Position")
-            .field("history", &moves)
+            .field("rules", &self.rules.to_string())
+            .field("moves", &moves)
             .field("to_move", &self.to_move)
             .field("status", &self.status)
             .finish()

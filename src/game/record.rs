@@ -1,15 +1,16 @@
-//! `.caminos` game records (RULES.md section 8): reading from bytes with
-//! line-numbered errors, writing in the canonical form. Files themselves
-//! are read and written by the front ends.
+//! `.caminos` game records (RULES.md sections 8 and 9.4): reading from
+//! bytes with line-numbered errors, writing in the canonical form. Files
+//! themselves are read and written by the front ends.
 
 use super::error::RecordError;
 use super::notation::{cells_from_digits, parse_placement, placement_from_cells};
 use super::position::Position;
+use super::rules::{Move, Rules, special_move};
 use super::table::Placement;
 
-/// A game record as read: the game, and the comment lines before its first
-/// placement (without their `#`), which a program writing the game back
-/// keeps.
+/// A game record as read: the game (with its rules), and the comment lines
+/// before its first move (without their `#`; the rules line excepted),
+/// which a program writing the game back keeps.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Record {
     /// The position at the end of the record.
@@ -46,8 +47,10 @@ enum Line<'a> {
     Blank,
     /// Only a comment: the text after `#`.
     Comment(&'a [u8]),
-    /// A placement.
-    Placement(Placement),
+    /// A `# rules: ...` comment line.
+    Rules(Rules),
+    /// A placement, `swap` or `tm`.
+    Move(Move),
 }
 
 /// Reads one line of a record.
@@ -57,7 +60,13 @@ fn parse_line(line: &[u8]) -> Result<Line<'_>, String> {
         None => (line, None),
     };
     if content.iter().all(u8::is_ascii_whitespace) {
-        return Ok(comment.map_or(Line::Blank, Line::Comment));
+        return match comment {
+            None => Ok(Line::Blank),
+            Some(c) => match rules_line(c) {
+                Some(r) => r.map(Line::Rules),
+                None => Ok(Line::Comment(c)),
+            },
+        };
     }
     let text = std::str::from_utf8(content).map_err(|e| {
         let byte = content[e.valid_up_to()];
@@ -68,6 +77,11 @@ fn parse_line(line: &[u8]) -> Result<Line<'_>, String> {
         .filter(u8::is_ascii_digit)
         .map(|b| b - b'0')
         .collect();
+    if digits.is_empty() {
+        if let Some(m) = special_move(text) {
+            return Ok(Line::Move(m));
+        }
+    }
     let cells = cells_from_digits(&digits).map_err(|e| match parse_placement(text) {
         // A line in piece notation: say how a file writes that placement.
         Ok(p) => format!(
@@ -76,13 +90,25 @@ fn parse_line(line: &[u8]) -> Result<Line<'_>, String> {
         ),
         Err(_) => e,
     })?;
-    placement_from_cells(cells).map(Line::Placement)
+    placement_from_cells(cells).map(|p| Line::Move(Move::Place(p)))
+}
+
+/// The rules of a `# rules: ...` comment (the text after `#`), if it is one.
+fn rules_line(comment: &[u8]) -> Option<Result<Rules, String>> {
+    let text = String::from_utf8_lossy(comment);
+    let t = text.trim_start();
+    let head = t.get(..6)?;
+    if !head.eq_ignore_ascii_case("rules:") {
+        return None;
+    }
+    Some(t[6..].parse())
 }
 
 /// Reads a game record from the bytes of a file. A UTF-8 byte-order mark
-/// is skipped; lines end with `\n`, `\r\n` or `\r`. The first bad line
-/// stops reading with an error naming the line and the reason; nothing
-/// past it is applied.
+/// is skipped; lines end with `\n`, `\r\n` or `\r`. A `# rules: ...` line
+/// before the first move sets the rules (`caminos` without swap when there
+/// is none). The first bad line stops reading with an error naming the line
+/// and the reason; nothing past it is applied.
 ///
 /// ```
 /// use cabra::game::record::parse_record;
@@ -91,10 +117,13 @@ fn parse_line(line: &[u8]) -> Result<Line<'_>, String> {
 /// assert_eq!(r.header, vec![" a game".to_string()]);
 /// let e = parse_record(b"110 120 121 122\n110 120 121 122\n").unwrap_err();
 /// assert_eq!(e.line, 2);
+/// let swap = parse_record(b"# rules: caminos swap\n110 120 121 122\nswap\n").unwrap();
+/// assert!(swap.position.swapped());
 /// ```
 pub fn parse_record(bytes: &[u8]) -> Result<Record, RecordError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let mut position = Position::new();
+    let mut rules: Option<Rules> = None;
     let mut header = Vec::new();
     for (i, line) in lines(bytes).enumerate() {
         let fail = |reason: String| RecordError {
@@ -108,7 +137,23 @@ pub fn parse_record(bytes: &[u8]) -> Result<Record, RecordError> {
                     header.push(String::from_utf8_lossy(text).into_owned());
                 }
             }
-            Line::Placement(p) => position.try_play(p).map_err(|e| fail(e.to_string()))?,
+            Line::Rules(r) => {
+                if position.plies() > 0 {
+                    return Err(fail(
+                        "a rules line must come before the first move: the rules cannot change during a game"
+                            .to_string(),
+                    ));
+                }
+                if rules.is_some_and(|old| old != r) {
+                    return Err(fail(format!(
+                        "the rules were already given as '{}': a second rules line may not change them",
+                        rules.expect("checked")
+                    )));
+                }
+                rules = Some(r);
+                position = Position::with_rules(r);
+            }
+            Line::Move(m) => position.try_play_move(m).map_err(|e| fail(e.to_string()))?,
         }
     }
     Ok(Record { position, header })
@@ -130,12 +175,26 @@ pub fn placement_line(p: Placement) -> String {
     format!("{}  # {}", cells_text(p), p)
 }
 
-/// The record of a game: one placement per line, as RULES.md section 8 says.
+/// One line of a record for any move: a placement line, `swap` or `tm`.
+pub fn move_line(m: Move) -> String {
+    match m {
+        Move::Place(p) => placement_line(p),
+        special => special.to_string(),
+    }
+}
+
+/// The record of a game, as RULES.md sections 8 and 9.4 say: a rules line
+/// when the rules are not the default, then one move per line.
 pub fn write_game(pos: &Position) -> String {
-    pos.history()
-        .iter()
-        .map(|&p| placement_line(p) + "\n")
-        .collect()
+    let mut s = String::new();
+    if !pos.rules().is_default() {
+        s.push_str(&format!("# rules: {}\n", pos.rules()));
+    }
+    for &m in pos.moves() {
+        s.push_str(&move_line(m));
+        s.push('\n');
+    }
+    s
 }
 
 /// The record of a game after header comment lines (each written `#` and
@@ -144,6 +203,56 @@ pub fn write_record(header: &[String], pos: &Position) -> String {
     let mut s: String = header.iter().map(|h| format!("#{h}\n")).collect();
     s.push_str(&write_game(pos));
     s
+}
+
+#[cfg(test)]
+mod variant_tests {
+    use super::*;
+    use crate::game::Variant;
+
+    #[test]
+    fn rules_lines_and_special_moves() {
+        let text = "# a header\n# Rules: SWAP bridget\n110 120 121 122\nswap\n";
+        let r = parse_record(text.as_bytes()).unwrap();
+        assert_eq!(
+            r.position.rules(),
+            Rules {
+                variant: Variant::Bridget,
+                swap: true
+            }
+        );
+        assert_eq!(r.header, vec![" a header"]);
+        let out = write_record(&r.header, &r.position);
+        assert_eq!(
+            out,
+            "# a header\n# rules: bridget swap\n110 120 121 122  # L E180 110\nswap\n"
+        );
+        assert_eq!(parse_record(out.as_bytes()).unwrap(), r);
+        // A rules line after the first move, or a second one that differs.
+        let late = parse_record(b"110 120 121 122\n# rules: bridget\n").unwrap_err();
+        assert_eq!(late.line, 2);
+        let twice = parse_record(b"# rules: bridget\n# rules: caminos\n").unwrap_err();
+        assert_eq!(twice.line, 2);
+        assert!(parse_record(b"# rules: bridget\n# rules: Bridget\n").is_ok());
+        let unknown = parse_record(b"# rules: chess\n").unwrap_err();
+        assert!(
+            unknown.reason.contains("unknown rules word"),
+            "{}",
+            unknown.reason
+        );
+        // Special moves the rules do not allow name their line.
+        let swap = parse_record(b"110 120 121 122\nswap\n").unwrap_err();
+        assert_eq!(swap.line, 2);
+        assert!(
+            swap.reason.contains("not part of the caminos rules"),
+            "{}",
+            swap.reason
+        );
+        let tm =
+            parse_record(b"# rules: caminos swap\n110 120 121 122\nTime Machine\n").unwrap_err();
+        assert_eq!(tm.line, 3);
+        assert!(tm.reason.contains("time machine"), "{}", tm.reason);
+    }
 }
 
 #[cfg(test)]

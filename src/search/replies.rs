@@ -33,24 +33,26 @@ impl Replies {
         (r != NONE).then_some(usize::from(r))
     }
 
-    /// Learns from one simulation: `moves` (ids, alternating sides, the
-    /// first made by `first`) ended with `outcome`. The winner stores each
-    /// of its replies; the loser forgets each of its replies that is
-    /// stored. A draw teaches nothing.
-    pub fn learn(&mut self, first: Side, moves: &[u16], outcome: Outcome) {
+    /// Learns from one simulation: `moves` (ids), made by `sides[i]`,
+    /// ended with `outcome`. Each move that answers the opponent's move
+    /// before it is a reply: the winner stores each of its replies; the
+    /// loser forgets each of its replies that is stored. A draw teaches
+    /// nothing; a move that follows its own side's move answers nothing.
+    pub fn learn(&mut self, moves: &[u16], sides: &[Side], outcome: Outcome) {
         let Outcome::Win(winner) = outcome else {
             return;
         };
-        // The side that made moves[i] for i >= 1, starting with i = 1.
-        let mut side = 1 - first;
-        for pair in moves.windows(2) {
-            let slot = &mut self.best[usize::from(side) * self.space + usize::from(pair[0])];
+        for i in 1..moves.len().min(sides.len()) {
+            let side = sides[i];
+            if side == sides[i - 1] {
+                continue;
+            }
+            let slot = &mut self.best[usize::from(side) * self.space + usize::from(moves[i - 1])];
             if side == winner {
-                *slot = pair[1];
-            } else if *slot == pair[1] {
+                *slot = moves[i];
+            } else if *slot == moves[i] {
                 *slot = NONE;
             }
-            side = 1 - side;
         }
     }
 }
@@ -63,17 +65,17 @@ mod tests {
     fn the_winner_learns_its_replies_and_the_loser_forgets_them() {
         let mut r = Replies::new(10);
         // Side 0 plays 1, side 1 answers 2, side 0 answers 3; side 0 wins.
-        r.learn(0, &[1, 2, 3], Outcome::Win(0));
+        r.learn(&[1, 2, 3], &[0, 1, 0], Outcome::Win(0));
         assert_eq!(r.get(0, 2), Some(3), "the winner's reply to 2");
         assert_eq!(r.get(1, 1), None, "the loser learns nothing");
         // Side 1 now wins a game in which it answered 1 with 2.
-        r.learn(0, &[1, 2, 4], Outcome::Win(1));
+        r.learn(&[1, 2, 4], &[0, 1, 0], Outcome::Win(1));
         assert_eq!(r.get(1, 1), Some(2));
         // Side 0 played 4 against 2 and lost: nothing stored for 4, and its
         // stored reply 3 to 2 stays (it did not play it).
         assert_eq!(r.get(0, 2), Some(3));
         // Side 0 loses after answering 2 with 3: forgotten.
-        r.learn(0, &[5, 2, 3], Outcome::Win(1));
+        r.learn(&[5, 2, 3], &[0, 1, 0], Outcome::Win(1));
         assert_eq!(r.get(0, 2), None);
         // Side 1 (the winner) stored its reply 2 to 5.
         assert_eq!(r.get(1, 5), Some(2));
@@ -82,12 +84,18 @@ mod tests {
     #[test]
     fn a_draw_teaches_nothing_and_the_first_mover_sets_the_sides() {
         let mut r = Replies::new(4);
-        r.learn(1, &[0, 1, 2, 3], Outcome::Draw);
+        r.learn(&[0, 1, 2, 3], &[1, 0, 1, 0], Outcome::Draw);
         assert!((0..4).all(|m| r.get(0, m).is_none() && r.get(1, m).is_none()));
         // Side 1 moved first: side 0 played 1 and 3, side 1 played 2.
-        r.learn(1, &[0, 1, 2, 3], Outcome::Win(0));
+        r.learn(&[0, 1, 2, 3], &[1, 0, 1, 0], Outcome::Win(0));
         assert_eq!(r.get(0, 0), Some(1));
         assert_eq!(r.get(0, 2), Some(3));
+        assert_eq!(r.get(1, 1), None);
+        // A move after the same side's own move (a time machine, then a
+        // placement) is no reply.
+        let mut r = Replies::new(4);
+        r.learn(&[0, 1, 2], &[0, 1, 1], Outcome::Win(1));
+        assert_eq!(r.get(1, 0), Some(1));
         assert_eq!(r.get(1, 1), None);
     }
 }

@@ -32,8 +32,25 @@ pub(crate) fn outcome(proof: Proof, mover: Side) -> Option<Outcome> {
 }
 
 /// What the children of node `i` prove about it (`exhausted`: all its legal
-/// moves are children).
-pub(crate) fn settle(tree: &Tree, i: u32, exhausted: bool) -> Proof {
+/// moves are children; `same_side`: the side to move at `i` is the player
+/// who moved into it, as after a move that does not pass the turn).
+pub(crate) fn settle(tree: &Tree, i: u32, exhausted: bool, same_side: bool) -> Proof {
+    let p = settle_for_chooser(tree, i, exhausted);
+    if same_side { flip(p) } else { p }
+}
+
+/// A proof for the player who moved into a node, seen by the other player.
+fn flip(p: Proof) -> Proof {
+    match p {
+        Proof::Win => Proof::Loss,
+        Proof::Loss => Proof::Win,
+        other => other,
+    }
+}
+
+/// [`settle`] when the side to move at `i` is the opponent of the player
+/// who moved into it.
+fn settle_for_chooser(tree: &Tree, i: u32, exhausted: bool) -> Proof {
     let mut all_lost = true;
     let mut all_proven = true;
     for c in tree.children(i) {
@@ -54,11 +71,12 @@ pub(crate) fn settle(tree: &Tree, i: u32, exhausted: bool) -> Proof {
 }
 
 /// After `path[from]` was proven, proves what follows for its ancestors on
-/// `path` (root first). `exhausted(node)` tells whether a node has tried all
-/// its moves.
+/// `path` (root first; `movers[j]` moved into `path[j]`). `exhausted(node)`
+/// tells whether a node has tried all its moves.
 pub(crate) fn propagate(
     tree: &mut Tree,
     path: &[u32],
+    movers: &[Side],
     from: usize,
     exhausted: impl Fn(&Tree, u32) -> bool,
 ) {
@@ -67,7 +85,7 @@ pub(crate) fn propagate(
         if tree.node(i).proof != Proof::Unknown {
             break;
         }
-        let p = settle(tree, i, exhausted(tree, i));
+        let p = settle(tree, i, exhausted(tree, i), movers[j] == movers[j + 1]);
         if p == Proof::Unknown {
             break;
         }
@@ -88,7 +106,9 @@ mod tests {
         // The first child moved when the block grew.
         let a = t.node(ROOT).first;
         t.node_mut(a).proof = Proof::Win;
-        assert_eq!(settle(&t, ROOT, false), Proof::Loss);
+        assert_eq!(settle(&t, ROOT, false, false), Proof::Loss);
+        // The same side moves twice: a child won for it wins the node too.
+        assert_eq!(settle(&t, ROOT, false, true), Proof::Win);
     }
 
     #[test]
@@ -98,12 +118,12 @@ mod tests {
         t.add_child(ROOT, 1);
         let f = t.node(ROOT).first;
         t.node_mut(f).proof = Proof::Loss;
-        assert_eq!(settle(&t, ROOT, true), Proof::Unknown);
+        assert_eq!(settle(&t, ROOT, true, false), Proof::Unknown);
         t.node_mut(f + 1).proof = Proof::Loss;
-        assert_eq!(settle(&t, ROOT, false), Proof::Unknown);
-        assert_eq!(settle(&t, ROOT, true), Proof::Win);
+        assert_eq!(settle(&t, ROOT, false, false), Proof::Unknown);
+        assert_eq!(settle(&t, ROOT, true, false), Proof::Win);
         t.node_mut(f + 1).proof = Proof::Draw;
-        assert_eq!(settle(&t, ROOT, true), Proof::Draw);
+        assert_eq!(settle(&t, ROOT, true, false), Proof::Draw);
     }
 
     #[test]
@@ -113,7 +133,7 @@ mod tests {
         let a = t.add_child(ROOT, 0);
         let b = t.add_child(a, 1);
         t.node_mut(b).proof = Proof::Win;
-        propagate(&mut t, &[ROOT, a, b], 2, |_, _| true);
+        propagate(&mut t, &[ROOT, a, b], &[1, 0, 1], 2, |_, _| true);
         assert_eq!(t.node(a).proof, Proof::Loss);
         assert_eq!(t.node(ROOT).proof, Proof::Win);
         assert_eq!(terminal(Outcome::Win(1), 1), Proof::Win);

@@ -46,7 +46,11 @@ fn stops<G: Game>(game: &G, threat: &G::Threat, mv: G::Move) -> bool {
     }
     let mut after = game.clone();
     after.play(mv);
-    after.outcome().is_some() || after.winning_move().is_none()
+    // A move after which the same side moves again (Caminos' time machine)
+    // is judged by the search of what follows.
+    after.outcome().is_some()
+        || after.side_to_move() == game.side_to_move()
+        || after.winning_move().is_none()
 }
 
 /// A single search tree with its own random stream.
@@ -73,10 +77,14 @@ pub(crate) struct Worker<G: Game> {
     playout: G::Playout,
     /// Move ids of the current playout (when the replies need them).
     played: Vec<u16>,
+    /// The side to move where the current playout started.
+    leaf_side: Side,
     /// Last good replies, learned from every iteration (when configured).
     replies: Option<Replies>,
-    /// The moves of the current iteration, tree and playout, for `replies`.
+    /// The moves of the current iteration, tree and playout, for `replies`,
+    /// and the side that made each.
     line: Vec<u16>,
+    sides: Vec<Side>,
     order: MoveOrder,
     rng: Xoshiro256PlusPlus,
     /// Salt of the root's move order; children's salts are derived from it.
@@ -111,8 +119,10 @@ impl<G: Game> Worker<G> {
             reply_first: config.reply_first && config.replies,
             playout: playout.clone(),
             played: Vec::with_capacity(128),
+            leaf_side: 0,
             replies: config.replies.then(|| Replies::new(G::MOVE_SPACE)),
             line: Vec::with_capacity(128),
+            sides: Vec::with_capacity(128),
             order: MoveOrder::new(G::MOVE_SPACE),
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             root_salt: mix(seed ^ 0x5EED),
@@ -250,6 +260,7 @@ impl<G: Game> Worker<G> {
     /// the reply table needs them.
     #[inline]
     fn playout(&mut self, game: &mut G) -> Outcome {
+        self.leaf_side = game.side_to_move();
         let played = &mut self.played;
         let record = self.replies.is_some();
         // The move into the leaf, which the first playout move answers.
@@ -277,13 +288,19 @@ impl<G: Game> Worker<G> {
             return;
         };
         self.line.clear();
-        for &i in &self.path[1..] {
+        self.sides.clear();
+        for (&i, &side) in self.path[1..].iter().zip(&self.movers[1..]) {
             self.line.push(self.tree.nodes[i as usize].mv);
+            self.sides.push(side);
         }
-        self.line.extend_from_slice(&self.played);
-        // The player who moved into the root's child moved first.
-        let first = 1 - self.movers[0];
-        replies.learn(first, &self.line, outcome);
+        // Playout moves alternate from the side to move at the leaf.
+        let mut side = self.leaf_side;
+        for &id in &self.played {
+            self.line.push(id);
+            self.sides.push(side);
+            side = 1 - side;
+        }
+        replies.learn(&self.line, &self.sides, outcome);
     }
 
     /// Tries to add one child to `node` (the last node of the path) and
@@ -354,10 +371,12 @@ impl<G: Game> Worker<G> {
         };
         let Some(id) = found else {
             if self.solver {
-                let mut p = solver::settle(&self.tree, node, true);
+                let mover = self.movers[self.movers.len() - 1];
+                let same_side = mover == side;
+                let mut p = solver::settle(&self.tree, node, true, same_side);
                 if threat.is_some() && self.tree.node(node).len == 0 {
                     // Every legal move lets the opponent win at once.
-                    p = Proof::Win;
+                    p = if same_side { Proof::Loss } else { Proof::Win };
                 }
                 if p != Proof::Unknown {
                     self.tree.node_mut(node).proof = p;
@@ -396,7 +415,7 @@ impl<G: Game> Worker<G> {
     fn propagate(&mut self) {
         let end = self.order.end();
         let last = self.path.len() - 1;
-        solver::propagate(&mut self.tree, &self.path, last, |t, i| {
+        solver::propagate(&mut self.tree, &self.path, &self.movers, last, |t, i| {
             u32::from(t.node(i).cursor) == end
         });
     }

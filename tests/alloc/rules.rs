@@ -18,7 +18,11 @@ fn hot_paths_do_not_allocate() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(42);
     // A reply table with some entries, for the playout's reply lookups.
     let mut replies = Replies::new(table().entries.len());
-    replies.learn(0, &[0, 10, 20, 30, 40, 50], Outcome::Win(1));
+    replies.learn(
+        &[0, 10, 20, 30, 40, 50],
+        &[0, 1, 0, 1, 0, 1],
+        Outcome::Win(1),
+    );
 
     let before = common::allocations();
     let mut checked = 0u64;
@@ -34,7 +38,7 @@ fn hot_paths_do_not_allocate() {
             checked += pos.has_bridge(Player::One) as u64 + pos.has_bridge(Player::Two) as u64;
             // undo then redo: the state must survive the round trip
             let q = pos.undo().expect("just played");
-            pos.play(q);
+            pos.play_move(q);
         }
         let mut fresh = Position::new();
         fresh.random_playout(&mut rng);

@@ -75,7 +75,7 @@ fn json_has_one_entry_per_placement_summaries_and_the_result() {
         for (i, m) in moves.iter().enumerate() {
             assert_eq!(m["ply"], i + 1, "{}", row[0]);
             assert_eq!(m["player"], 1 + i % 2, "{}", row[0]);
-            assert_eq!(m["played"], pos.history()[i].to_string(), "{}", row[0]);
+            assert_eq!(m["played"], pos.moves()[i].to_string(), "{}", row[0]);
             let best = m["best"].as_str().expect("best");
             assert!(cabra::game::parse_placement(best).is_ok(), "{best}");
             for key in ["winrate_before", "winrate_after", "loss"] {

@@ -103,7 +103,12 @@ fn a_two_player_session_with_errors_undo_redo_save_load_and_codes() {
     assert!(b[9].starts_with("New game."), "{}", b[9]);
     assert!(b[10].starts_with("Loaded "), "{}", b[10]);
     assert!(b[10].contains("2 placements"), "{}", b[10]);
-    assert!(b[11].contains("1.  L E180 110      T T90 310"), "{}", b[11]);
+    // The history numbers moves as the prompt does (`move 2, player 2`).
+    assert!(
+        b[11].contains("  1. player 1  L E180 110\n  2. player 2  T T90 310"),
+        "{}",
+        b[11]
+    );
     assert!(
         b[12].starts_with("In progress after 2 placements: player 1 to move"),
         "{}",

@@ -15,8 +15,8 @@ use std::sync::OnceLock;
 use cabra::game::bridge::visible;
 use cabra::game::record::{parse_game, write_game};
 use cabra::game::{
-    Cell, MoveList, PLACEMENT_COUNT, Piece, Placement, PlacementError, Player, Position, Status,
-    Volume, WinReason, table,
+    Cell, Move, MoveList, PLACEMENT_COUNT, Piece, Placement, PlacementError, Player, Position,
+    Status, Volume, WinReason, table,
 };
 use proptest::prelude::*;
 use rand::SeedableRng;
@@ -211,7 +211,9 @@ impl Model {
                     winner: Player::Two,
                     by: WinReason::Perimeter,
                 },
-                std::cmp::Ordering::Equal => Status::Draw,
+                std::cmp::Ordering::Equal => Status::Draw {
+                    by: WinReason::Perimeter,
+                },
             }
         } else {
             Status::Ongoing
@@ -245,9 +247,9 @@ fn check_position(pos: &Position, m: &Model) -> Result<(), TestCaseError> {
     }
     // The history is the model's, and the pieces left and the perimeter
     // counts follow from it.
-    prop_assert_eq!(pos.history().len(), m.placed.len());
+    prop_assert_eq!(pos.placements().len(), m.placed.len());
     let mut used = [[0u8; 4]; 2];
-    for (i, (&p, (owner, piece, cells))) in pos.history().iter().zip(&m.placed).enumerate() {
+    for (i, (&p, (owner, piece, cells))) in pos.placements().iter().zip(&m.placed).enumerate() {
         prop_assert_eq!(lib_cells(p), (*piece, *cells));
         prop_assert_eq!(Player::from_index(i % 2), *owner);
         used[i % 2][piece.index()] += 1;
@@ -330,6 +332,7 @@ fn check_legality(pos: &Position, m: &Model) -> Result<Vec<Placement>, TestCaseE
                         let b = b.unwrap();
                         prop_assert!(!occ.contains(b) && !cells.contains(&[b.x, b.y, b.z]));
                     }
+                    other => prop_assert!(false, "a placement refused as a special move: {other}"),
                 }
             }
         }
@@ -387,7 +390,7 @@ fn run_game(choices: &[u32]) -> Result<Position, TestCaseError> {
         let before = pos;
         pos.play(p);
         let after = pos;
-        prop_assert_eq!(pos.undo(), Some(p));
+        prop_assert_eq!(pos.undo(), Some(Move::Place(p)));
         prop_assert_eq!(pos, before);
         prop_assert_eq!(pos.try_play(p), Ok(()));
         prop_assert_eq!(pos, after);
@@ -401,11 +404,12 @@ fn run_game(choices: &[u32]) -> Result<Position, TestCaseError> {
     prop_assert!(pos.status().is_over(), "28 choices always finish a game");
     if matches!(
         pos.status(),
-        Status::Draw
-            | Status::Won {
-                by: WinReason::Perimeter,
-                ..
-            }
+        Status::Draw {
+            by: WinReason::Perimeter,
+        } | Status::Won {
+            by: WinReason::Perimeter,
+            ..
+        }
     ) {
         // The game ended because the side to move cannot place.
         prop_assert_eq!(
@@ -448,7 +452,7 @@ proptest! {
         prop_assert!(status.is_over());
         prop_assert_eq!(pos.status(), status);
         let mut replay = Position::new();
-        for &p in pos.history() {
+        for &p in pos.placements() {
             prop_assert_eq!(replay.try_play(p), Ok(()));
         }
         prop_assert_eq!(replay, pos);

@@ -13,16 +13,16 @@ use cabra::game::bitboard::{EAST, NORTH, RIM, SOUTH, WEST, bit};
 use cabra::game::bridge::{flood, has_bridge, visible};
 use cabra::game::record::{parse_game, parse_record, placement_line, write_game};
 use cabra::game::{
-    Cell, MAX_PLIES, MoveList, PLACEMENT_COUNT, Piece, Placement, PlacementError, Player, Position,
-    RecordError, SHAPE_COUNT, Status, Volume, WinReason, cells_from_digits, parse_move,
-    parse_placement, placement_from_cells, table,
+    Cell, MAX_PLIES, Move, MoveList, PLACEMENT_COUNT, Piece, Placement, PlacementError, Player,
+    Position, RecordError, SHAPE_COUNT, Status, Volume, WinReason, cells_from_digits, parse_move,
+    parse_placement, parse_placement_or_cells, placement_from_cells, table,
 };
 
 // ---------------------------------------------------------------- helpers
 
 /// A placement from notation or four cells; panics with the reason otherwise.
 fn mv(s: &str) -> Placement {
-    parse_move(s).unwrap_or_else(|e| panic!("`{s}`: {e}"))
+    parse_placement_or_cells(s).unwrap_or_else(|e| panic!("`{s}`: {e}"))
 }
 
 /// Plays the placements in order from the empty board, each checked.
@@ -228,7 +228,7 @@ fn r2_player_one_places_first_and_turns_alternate() {
         }
         assert_eq!(pos.to_move(), mover.other());
     }
-    let hist: Vec<String> = pos.history().iter().map(|p| p.to_string()).collect();
+    let hist: Vec<String> = pos.moves().iter().map(|p| p.to_string()).collect();
     assert_eq!(hist, moves);
     assert_eq!(pos.plies(), 5);
     assert_eq!(pos.cubes(P1).count(), 12);
@@ -404,7 +404,7 @@ fn r4_input_is_forgiving_about_case_and_spacing() {
         "\tL\tE180\t110\n",
     ] {
         assert_eq!(parse_placement(s).unwrap(), p, "{s:?}");
-        assert_eq!(parse_move(s).unwrap(), p, "{s:?}");
+        assert_eq!(parse_move(s).unwrap(), Move::Place(p), "{s:?}");
     }
     // Any of the 24 names: E180 of this L is also reachable as... itself only
     // (L has 24 distinct shapes), but O W90 and O N0 are one shape.
@@ -422,7 +422,11 @@ fn r4_output_is_canonical_and_spaced() {
         assert_eq!(parts[2].len(), 3, "{s}");
         assert!(parts[2].ends_with('0'), "{s}: position has z = 0");
         assert_eq!(parse_placement(&s).unwrap(), p, "{s} reads back");
-        assert_eq!(parse_move(&cells(p)).unwrap(), p, "{s} from its cells");
+        assert_eq!(
+            parse_move(&cells(p)).unwrap(),
+            Move::Place(p),
+            "{s} from its cells"
+        );
     }
 }
 
@@ -971,7 +975,7 @@ fn r7_the_game_ends_when_the_mover_has_no_pieces_left() {
         let mut prev = pos;
         let last = prev.undo().unwrap();
         assert_eq!(prev.status(), Status::Ongoing);
-        assert!(prev.is_legal(last));
+        assert!(prev.is_legal_move(last));
     }
 }
 
@@ -1051,7 +1055,7 @@ fn r7_a_piece_counts_once_and_only_for_floor_rim_cubes() {
 /// Counts, from the history, the pieces of each player with a floor cube on the rim.
 fn perimeter_from_history(pos: &Position) -> [u8; 2] {
     let mut n = [0; 2];
-    for (i, p) in pos.history().iter().enumerate() {
+    for (i, p) in pos.placements().iter().enumerate() {
         let rim = p
             .entry()
             .cells
@@ -1067,7 +1071,13 @@ fn r7_fewer_perimeter_pieces_wins_and_equal_is_a_draw() {
     let cases = [
         ("hand_perimeter_p1", [6, 8], perimeter_win(P1)),
         ("hand_perimeter_p2", [8, 6], perimeter_win(P2)),
-        ("hand_perimeter_draw", [6, 6], Status::Draw),
+        (
+            "hand_perimeter_draw",
+            [6, 6],
+            Status::Draw {
+                by: WinReason::Perimeter,
+            },
+        ),
     ];
     for (name, counts, status) in cases {
         let pos = load(name);

@@ -22,7 +22,7 @@ fn every_game_ends_as_the_vectors_say() {
         assert_eq!(pos.plies().to_string(), *moves, "{file}: placements");
         let (w, by) = match pos.status() {
             Status::Ongoing => ("ongoing", "-"),
-            Status::Draw => ("draw", "perimeter"),
+            Status::Draw { .. } => ("draw", "perimeter"),
             Status::Won { winner, by } => (
                 if winner == Player::One { "p1" } else { "p2" },
                 if by == WinReason::Bridge {
@@ -39,7 +39,7 @@ fn every_game_ends_as_the_vectors_say() {
 #[test]
 fn every_perft_count_matches() {
     for r in rows("perft.tsv") {
-        let mut pos = load(&format!("perft/{}", r[0]));
+        let pos = load(&format!("perft/{}", r[0]));
         assert_eq!(pos.plies().to_string(), r[1], "{}: placements", r[0]);
         let to_move = if pos.to_move() == Player::One {
             "p1"
@@ -53,7 +53,7 @@ fn every_perft_count_matches() {
             if want.is_empty() {
                 continue;
             }
-            let got = perft(&mut pos, depth as u32 + 1);
+            let got = perft(&pos, depth as u32 + 1);
             assert_eq!(got.to_string(), *want, "{} depth {}", r[0], depth + 1);
         }
     }

@@ -1,25 +1,30 @@
 //! The position code: one short line of letters and digits that gives back
-//! a whole game (every placement, in order), for `pos` and `pos CODE`.
+//! a whole game (its rules and every move, in order), for `pos` and
+//! `pos CODE`.
 //!
 //! Format (documented in docs/PLAY.md):
 //!
-//! - the prefix `c1` (format version 1);
-//! - two characters per placement, in playing order: the number
+//! - the prefix `c1` for a game under the default rules (`caminos`), or
+//!   `c2` and one rules digit for the others: `1` bridget, `2` caminos
+//!   swap, `3` bridget swap;
+//! - two characters per move, in playing order: the number
 //!   `shape * 64 + y * 8 + x` written in base 62 with the digits
 //!   `0-9 A-Z a-z` (most significant first), where `shape` numbers the 51
 //!   shapes in the order RULES.md section 3 lists their canonical names
 //!   (L T0 T90 T180 T270 B0 ... W270 = 0..23, then T, Z, O), and `(x, y)` is
-//!   the placement's position;
-//! - two check characters: `h` in base 62, where `h` starts at 1 and for
-//!   each placement value `v` becomes `(h * 67 + v + 1) mod 3843`.
+//!   the placement's position; `swap` is 3264 and `tm` 3265;
+//! - two check characters: `h` in base 62, where `h` starts at 1 (for `c2`:
+//!   at the rules digit plus 1) and for each move value `v` becomes
+//!   `(h * 67 + v + 1) mod 3843`.
 //!
 //! Only letters and digits, so a double click selects the whole code. The
 //! empty game is `c101`.
 
-use cabra::game::{Placement, Position, table};
+use cabra::game::{Move, Placement, Position, Rules, Variant, table};
 
 const DIGITS: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const PREFIX: &str = "c1";
+const PREFIX2: &str = "c2";
 
 fn digit_value(c: u8) -> Option<u32> {
     DIGITS.iter().position(|&d| d == c).map(|i| i as u32)
@@ -32,32 +37,72 @@ fn pair(v: u32) -> [char; 2] {
     ]
 }
 
-fn check(values: &[u32]) -> u32 {
-    values.iter().fold(1, |h, &v| (h * 67 + v + 1) % 3843)
+fn check(start: u32, values: &[u32]) -> u32 {
+    values.iter().fold(start, |h, &v| (h * 67 + v + 1) % 3843)
 }
 
-fn value(p: Placement) -> u32 {
-    let e = p.entry();
-    u32::from(e.shape) * 64 + u32::from(e.y) * 8 + u32::from(e.x)
+/// The value of `swap`; `tm` is one more.
+const SWAP: u32 = 51 * 64;
+
+fn value(m: Move) -> u32 {
+    match m {
+        Move::Place(p) => {
+            let e = p.entry();
+            u32::from(e.shape) * 64 + u32::from(e.y) * 8 + u32::from(e.x)
+        }
+        Move::Swap => SWAP,
+        Move::TimeMachine => SWAP + 1,
+    }
+}
+
+/// The rules digit of a `c2` code.
+fn rules_digit(r: Rules) -> u32 {
+    u32::from(r.variant == Variant::Bridget) + 2 * u32::from(r.swap)
 }
 
 /// The code of a game.
 pub fn encode(pos: &Position) -> String {
-    let values: Vec<u32> = pos.history().iter().map(|&p| value(p)).collect();
-    let mut s = String::from(PREFIX);
+    let values: Vec<u32> = pos.moves().iter().map(|&m| value(m)).collect();
+    let rules = pos.rules();
+    let (mut s, start) = if rules.is_default() {
+        (String::from(PREFIX), 1)
+    } else {
+        let d = rules_digit(rules);
+        (format!("{PREFIX2}{d}"), d + 1)
+    };
     for &v in &values {
         s.extend(pair(v));
     }
-    s.extend(pair(check(&values)));
+    s.extend(pair(check(start, &values)));
     s
 }
 
 /// The game of a code, or one line saying what is wrong with it.
 pub fn decode(code: &str) -> Result<Position, String> {
     let code = code.trim();
-    let Some(body) = code.strip_prefix(PREFIX) else {
+    let (rules, start, body) = if let Some(body) = code.strip_prefix(PREFIX) {
+        (Rules::CAMINOS, 1, body)
+    } else if let Some(body) = code.strip_prefix(PREFIX2) {
+        let d = body
+            .chars()
+            .next()
+            .and_then(|c| c.to_digit(10))
+            .filter(|&d| (1..=3).contains(&d));
+        let Some(d) = d else {
+            return Err("a `c2` position code goes on with a rules digit 1, 2 or 3".to_string());
+        };
+        let rules = Rules {
+            variant: if d % 2 == 1 {
+                Variant::Bridget
+            } else {
+                Variant::Caminos
+            },
+            swap: d >= 2,
+        };
+        (rules, d + 1, &body[1..])
+    } else {
         return Err(format!(
-            "a position code starts with `{PREFIX}` (type `pos` to see the code of this game)"
+            "a position code starts with `{PREFIX}` or `{PREFIX2}` (type `pos` to see the code of this game)"
         ));
     };
     if let Some(bad) = body.chars().find(|c| !c.is_ascii_alphanumeric()) {
@@ -78,21 +123,27 @@ pub fn decode(code: &str) -> Result<Position, String> {
         })
         .collect();
     let (moves, sum) = values.split_at(values.len() - 1);
-    if check(moves) != sum[0] {
+    if check(start, moves) != sum[0] {
         return Err(
             "this position code does not check out: a character is wrong or missing".to_string(),
         );
     }
     let t = table();
-    let mut pos = Position::new();
+    let mut pos = Position::with_rules(rules);
     for (i, &v) in moves.iter().enumerate() {
-        let (shape, y, x) = (v / 64, (v / 8) % 8, v % 8);
-        let p = (shape < t.shapes.len() as u32)
-            .then(|| t.placement_at(shape as usize, x as u8, y as u8))
-            .flatten()
-            .ok_or_else(|| format!("placement {} of the code is not a placement", i + 1))?;
-        pos.try_play(p)
-            .map_err(|e| format!("placement {} of the code ({p}): {e}", i + 1))?;
+        let m = match v {
+            SWAP => Move::Swap,
+            v if v == SWAP + 1 => Move::TimeMachine,
+            v => {
+                let (shape, y, x) = (v / 64, (v / 8) % 8, v % 8);
+                let p: Option<Placement> = (shape < t.shapes.len() as u32)
+                    .then(|| t.placement_at(shape as usize, x as u8, y as u8))
+                    .flatten();
+                Move::Place(p.ok_or_else(|| format!("move {} of the code is not a move", i + 1))?)
+            }
+        };
+        pos.try_play_move(m)
+            .map_err(|e| format!("move {} of the code ({m}): {e}", i + 1))?;
     }
     Ok(pos)
 }

@@ -248,11 +248,15 @@ pub fn strip_comment(line: &str) -> &str {
     line
 }
 
-/// Whether `text` looks like an attempt at a placement rather than a
-/// command: it starts with a digit, its first word is a piece letter, or
-/// it starts with a piece letter, a face letter and a digit (`le180110`).
+/// Whether `text` looks like an attempt at a move rather than a command:
+/// `swap`, `tm` or `time machine`; it starts with a digit, its first word
+/// is a piece letter, or it starts with a piece letter, a face letter and a
+/// digit (`le180110`).
 pub fn looks_like_placement(text: &str) -> bool {
     let t = text.trim_start();
+    if cabra::game::special_move(t).is_some() {
+        return true;
+    }
     if t.starts_with(|c: char| c.is_ascii_digit()) {
         return true;
     }

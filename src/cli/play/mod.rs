@@ -16,7 +16,7 @@ mod tests;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::options::EngineOptions;
+use super::options::{EngineOptions, RulesOptions};
 use session::You;
 
 /// The engine's time for a placement when no limit is given.
@@ -37,6 +37,8 @@ pub struct PlayArgs {
     pub you: You,
     #[command(flatten)]
     pub engine: EngineOptions,
+    #[command(flatten)]
+    pub rules: RulesOptions,
 }
 
 /// Runs `cabra play`.

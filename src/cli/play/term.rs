@@ -11,7 +11,6 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use cabra::engine::Budget;
-use cabra::game::record::Record;
 use cabra::game::{Player, Position, Status};
 use rustyline::completion::{Completer, Pair};
 use rustyline::error::ReadlineError;
@@ -24,7 +23,6 @@ use rustyline::{Context, Editor, Helper};
 use super::commands::{self, Input, SPECS};
 use super::session::{Options, Response, SEARCHING, Session, Ui};
 use super::{DEFAULT_TIME, PlayArgs};
-use crate::cli::files::read_record;
 use crate::cli::options::all_cores;
 use crate::cli::{signals, style};
 use cabra::engine::{Progress, group};
@@ -172,13 +170,7 @@ fn keep_exit_note(session: &Session) {
 
 /// Runs the session until `quit` or the end of input.
 pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
-    let record = match &args.file {
-        Some(f) => read_record(f)?,
-        None => Record {
-            position: Position::new(),
-            header: Vec::new(),
-        },
-    };
+    let record = args.rules.load(args.file.as_deref())?;
     let interactive = std::io::stdin().is_terminal();
     let colours = interactive && style::colours();
     let seed = std::time::SystemTime::now()

@@ -67,7 +67,7 @@ fn check_invariants(s: &Session, line: &str) {
     // The redo list replays legally.
     let mut p = pos;
     for &m in s.redo_list().iter().rev() {
-        p.try_play(m)
+        p.try_play_move(m)
             .unwrap_or_else(|e| panic!("after {line:?}: redo {m}: {e}"));
     }
 }

@@ -2,7 +2,7 @@
 //! the opponent's previous placement, learned by the search
 //! ([`crate::search::Replies`]).
 
-use crate::game::{Placement, Position};
+use crate::game::{Move, Placement, Position};
 use crate::search::Replies;
 
 /// The stored reply of the side to move to `last`, if there is one and it
@@ -14,7 +14,8 @@ pub fn choose(
     last: Option<Placement>,
 ) -> Option<Placement> {
     let id = replies?.get(pos.to_move().index() as u8, last?.index())?;
-    let p = Placement(id as u16);
+    // The table may hold a special move (`swap`, `tm`): playouts only place.
+    let p = Move::from_id(id).placement()?;
     pos.is_legal(p).then_some(p)
 }
 
@@ -39,8 +40,11 @@ mod tests {
     /// A table where `side` answers `previous` with `reply`.
     fn table(side: u8, previous: Placement, reply: Placement) -> Replies {
         let mut r = Replies::new(crate::game::PLACEMENT_COUNT);
-        let first = 1 - side;
-        r.learn(first, &[previous.0, reply.0], Outcome::Win(side));
+        r.learn(
+            &[previous.0, reply.0],
+            &[1 - side, side],
+            Outcome::Win(side),
+        );
         r
     }
 

@@ -1,18 +1,24 @@
 //! Playout policy: a uniformly random placement that shuns the bottom
-//! perimeter. A piece on the perimeter counts against its owner when the
-//! game ends without a bridge, so a drawn placement that adds one is
-//! redrawn once with a given chance.
+//! perimeter. Under the `caminos` rules a piece on the perimeter counts
+//! against its owner when the game ends without a bridge, so a drawn
+//! placement that adds one is redrawn once with a given chance. Under
+//! `bridget` the edge columns count for their owner instead, and the draw
+//! is kept.
 
 use rand::RngCore;
 
-use crate::game::{Placement, Position, below};
+use crate::game::{Placement, Position, Variant, below};
 
 /// A random legal placement, redrawn once with `percent` chance when it is
 /// on the bottom perimeter; `None` when the side to move has none.
 #[inline]
 pub fn choose<R: RngCore + ?Sized>(pos: &Position, rng: &mut R, percent: u8) -> Option<Placement> {
     let p = pos.random_move(rng)?;
-    if percent > 0 && p.entry().on_perimeter && below(rng, 100) < u32::from(percent) {
+    if percent > 0
+        && p.entry().on_perimeter
+        && pos.rules().variant == Variant::Caminos
+        && below(rng, 100) < u32::from(percent)
+    {
         return pos.random_move(rng);
     }
     Some(p)

@@ -6,7 +6,7 @@ impl Session {
     /// Whether leaving the current game would lose placements: it has some,
     /// and it is not the saved game or a beginning of it.
     pub(super) fn unsaved(&self) -> bool {
-        let h = self.pos.history();
+        let h = self.pos.moves();
         let kept = h.len() <= self.saved.len() && self.saved[..h.len()] == *h;
         !h.is_empty() && !kept
     }
@@ -63,7 +63,7 @@ impl Session {
                 let pos = record.position;
                 let mut out = self.leaving_note();
                 self.replace(pos);
-                self.saved = pos.history().to_vec();
+                self.saved = pos.moves().to_vec();
                 self.header = record.header;
                 self.own_files.insert(own_key(&path));
                 self.file = Some(path.clone());
@@ -119,7 +119,7 @@ impl Session {
         }
         match save_game(&path, &self.header, &self.pos) {
             Ok(()) => {
-                self.saved = self.pos.history().to_vec();
+                self.saved = self.pos.moves().to_vec();
                 self.own_files.insert(own_key(&path));
                 self.file = Some(path.clone());
                 Response::ok(format!(
@@ -140,7 +140,7 @@ impl Session {
         }
         match code::decode(arg) {
             Ok(pos) => {
-                let mut out = if pos.history() == self.pos.history() {
+                let mut out = if pos.moves() == self.pos.moves() {
                     String::new()
                 } else {
                     self.leaving_note()

@@ -171,23 +171,30 @@ impl Session {
             out.push_str(&line);
             out.push('\n');
         }
+        let mut specials = Vec::new();
+        self.pos.for_each_special(|m| specials.push(m.to_string()));
+        if !specials.is_empty() && filter.is_none() {
+            out.push_str(&format!(
+                "  and instead of a placement: {} (`help {}`)\n",
+                specials.join(", "),
+                specials[0]
+            ));
+        }
         Response::ok(out)
     }
 
+    /// The moves of the game, numbered as the prompt numbers them
+    /// (`move N`), each with the player who made it.
     pub(super) fn history(&self) -> String {
-        let h = self.pos.history();
-        if h.is_empty() {
-            return "No placement yet.\n".to_string();
+        let moves = self.pos.moves();
+        if moves.is_empty() {
+            return "No move yet.\n".to_string();
         }
-        let mut out = String::from("      player 1        player 2\n");
-        for (i, pair) in h.chunks(2).enumerate() {
-            let second = pair.get(1).map(|p| p.to_string()).unwrap_or_default();
-            out.push_str(&format!(
-                "{:>3}.  {:<14}  {}\n",
-                i + 1,
-                pair[0].to_string(),
-                second
-            ));
+        let mut replay = Position::with_rules(self.pos.rules());
+        let mut out = String::new();
+        for (i, &m) in moves.iter().enumerate() {
+            out.push_str(&format!("{:>3}. {}  {m}\n", i + 1, who(replay.to_move())));
+            replay.play_move(m);
         }
         out.push_str(&format!("{}\n", status_line(&self.pos)));
         out

@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use cabra::engine::{Budget, Engine, Progress, Thought, format_duration, group};
 use cabra::game::record::Record;
-use cabra::game::{MoveList, Piece, Placement, Player, Position, Status, parse_move};
+use cabra::game::{Move, MoveList, Piece, Player, Position, Status, parse_move};
 use cabra::search::Proven;
 
 mod files;
@@ -175,8 +175,8 @@ pub struct Options {
 /// One game being played.
 pub struct Session {
     pos: Position,
-    /// Placements taken back, the next one to replay last.
-    redo: Vec<Placement>,
+    /// Moves taken back, the next one to replay last.
+    redo: Vec<Move>,
     you: You,
     budget: Budget,
     engine: Engine,
@@ -186,7 +186,7 @@ pub struct Session {
     interactive: bool,
     /// The game as last loaded or saved (nothing is lost while the current
     /// game is a beginning of it).
-    saved: Vec<Placement>,
+    saved: Vec<Move>,
     /// The file last loaded or saved, for `save` without a name.
     file: Option<PathBuf>,
     /// The comment lines at the head of the file loaded, written back by `save`.
@@ -235,7 +235,7 @@ impl Session {
             ui,
             colours: options.colours,
             interactive: options.interactive,
-            saved: pos.history().to_vec(),
+            saved: pos.moves().to_vec(),
             file,
             header: record.header,
             own_files,
@@ -250,7 +250,7 @@ impl Session {
 
     /// The placements that `redo` would replay, the next one last.
     #[cfg(test)]
-    pub fn redo_list(&self) -> &[Placement] {
+    pub fn redo_list(&self) -> &[Move] {
         &self.redo
     }
 
@@ -418,11 +418,21 @@ impl Session {
 
     // ----- placements -------------------------------------------------
 
-    /// One line for a placement just made.
-    fn move_line(&self, p: Placement, by_engine: Option<&Thought>) -> String {
+    /// One line for a move just made by `player`.
+    fn move_line(&self, m: Move, player: Player, by_engine: Option<&Thought>) -> String {
         let ply = self.pos.plies();
-        let player = Player::from_index((ply - 1) % 2);
-        let mut s = format!("{ply}. {} plays {p}", self.player(player));
+        let mut s = match m {
+            Move::Place(_) => format!("{ply}. {} plays {m}", self.player(player)),
+            Move::Swap => format!(
+                "{ply}. {} swaps: player 1's first piece is now player 2's",
+                self.player(player)
+            ),
+            Move::TimeMachine => format!(
+                "{ply}. {} calls the time machine: the last two placements are taken back; {} places again",
+                self.player(player),
+                who(player)
+            ),
+        };
         if let Some(t) = by_engine {
             let r = &t.report;
             s.push_str(&format!(
@@ -434,20 +444,23 @@ impl Session {
             ));
         }
         s.push('\n');
-        if let s2 @ (Status::Won { .. } | Status::Draw) = self.pos.status() {
+        if let s2 @ (Status::Won { .. } | Status::Draw { .. }) = self.pos.status() {
             s.push_str(&format!("Game over: {}.\n", result_line(&self.pos, s2)));
         }
         s
     }
 
-    /// Plays `p` for the side to move and keeps the redo list consistent.
-    fn play(&mut self, p: Placement) {
-        self.pos.play(p);
-        if self.redo.last() == Some(&p) {
+    /// Plays `m` for the side to move, keeps the redo list consistent, and
+    /// returns who played it.
+    fn play(&mut self, m: Move) -> Player {
+        let mover = self.pos.to_move();
+        self.pos.play_move(m);
+        if self.redo.last() == Some(&m) {
             self.redo.pop();
         } else {
             self.redo.clear();
         }
+        mover
     }
 
     fn place(&mut self, text: &str) -> Response {
@@ -458,7 +471,7 @@ impl Session {
                 return Response::err(format!("{shown}: {e} (`help place` explains the notation)"));
             }
         };
-        if let Err(e) = self.pos.check(p) {
+        if let Err(e) = self.pos.check_move(p) {
             let hint = match e {
                 cabra::game::PlacementError::GameOver(_) => {
                     " — `undo` takes back the last placement, `new` starts a new game".to_string()
@@ -475,8 +488,8 @@ impl Session {
             };
             return Response::err(format!("{p}: {e}{hint}"));
         }
-        self.play(p);
-        let mut out = self.move_line(p, None);
+        let mover = self.play(p);
+        let mut out = self.move_line(p, mover, None);
         self.engine_turns(&mut out);
         out.push_str(&self.board());
         out.push_str(&self.turn_hint());

@@ -39,8 +39,8 @@ impl Session {
         let t = self.think();
         match t.report.best {
             Some(best) if !t.interrupted => {
-                self.play(best);
-                out.push_str(&self.move_line(best, Some(&t)));
+                let mover = self.play(best);
+                out.push_str(&self.move_line(best, mover, Some(&t)));
                 true
             }
             _ => {

@@ -80,10 +80,10 @@ impl Session {
             Err(e) => return Response::err(e),
         };
         let mut played = Vec::new();
-        let step = |s: &mut Session, played: &mut Vec<Placement>| {
-            let p = s.redo.pop().expect("redo list checked");
-            s.pos.play(p);
-            played.push(p);
+        let step = |s: &mut Session, played: &mut Vec<Move>| {
+            let m = s.redo.pop().expect("redo list checked");
+            s.pos.play_move(m);
+            played.push(m);
         };
         match n {
             Some(n) => (0..n).for_each(|_| step(self, &mut played)),
@@ -119,7 +119,7 @@ impl Session {
     pub(super) fn new_game(&mut self) -> Response {
         let mut out = self.leaving_note();
         out.push_str("New game.\n");
-        self.replace(Position::new());
+        self.replace(Position::with_rules(self.pos.rules()));
         self.saved.clear();
         self.engine_turns(&mut out);
         out.push_str(&self.board());

@@ -9,3 +9,4 @@ mod commands;
 mod matches;
 mod play;
 mod search;
+mod variants;

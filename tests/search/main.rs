@@ -7,3 +7,4 @@ mod common;
 mod caminos;
 mod limits;
 mod toy;
+mod variants;

@@ -1,0 +1,114 @@
+//! The engine under the variants of RULES.md section 9: it calls the time
+//! machine when that is the only way to win, not when it throws a win
+//! away, and it takes or declines the swap as its evaluation says.
+
+use crate::common::*;
+
+use cabra::engine::{Budget, Engine, EngineConfig};
+use cabra::game::record::parse_record;
+use cabra::game::{Move, Position};
+use cabra::search::Proven;
+
+fn load(rel: &str) -> Position {
+    parse_record(&std::fs::read(data(rel)).unwrap())
+        .unwrap()
+        .position
+}
+
+/// The default engine with one thread and a seed.
+fn engine() -> Engine {
+    let config = EngineConfig {
+        threads: Some(1),
+        ..EngineConfig::default()
+    };
+    Engine::new(config, 1)
+}
+
+/// Every placement of the side to move leaves the opponent a win in one.
+fn every_placement_loses(pos: &Position) -> bool {
+    let mut all = true;
+    pos.for_each_legal(|p| {
+        let mut q = *pos;
+        q.play(p);
+        all &= !q.status().is_over() && q.winning_move().is_some();
+    });
+    all
+}
+
+#[test]
+fn the_engine_calls_the_time_machine_when_it_is_the_only_win() {
+    let pos = load("variant-tactics/tm-wins.caminos");
+    // What the file says, checked by the rules alone.
+    assert!(pos.winning_move().is_none());
+    assert!(every_placement_loses(&pos));
+    let mut after = pos;
+    after.try_play_move(Move::TimeMachine).unwrap();
+    assert!(after.winning_move().is_some());
+
+    let r = engine()
+        .think(&pos, Budget::iterations(20_000), &mut |_| {})
+        .report;
+    assert_eq!(r.best, Some(Move::TimeMachine));
+    assert_eq!(r.proven, Some(Proven::Win));
+    assert_eq!(r.pv.len(), 2, "tm, then the winning placement");
+    assert_eq!(r.pv[1].placement(), after.winning_move());
+}
+
+#[test]
+fn the_engine_does_not_call_the_time_machine_when_that_loses() {
+    let pos = load("variant-tactics/tm-loses.caminos");
+    let win = pos.winning_move().expect("a win in one");
+    let mut after = pos;
+    after.try_play_move(Move::TimeMachine).unwrap();
+    assert!(after.winning_move().is_none());
+    assert!(every_placement_loses(&after));
+
+    let r = engine()
+        .think(&pos, Budget::iterations(20_000), &mut |_| {})
+        .report;
+    assert_eq!(r.best, Some(Move::Place(win)));
+    assert_eq!(r.proven, Some(Proven::Win));
+    // And after the call the engine sees the loss.
+    let r = engine()
+        .think(&after, Budget::iterations(20_000), &mut |_| {})
+        .report;
+    assert_eq!(r.proven, Some(Proven::Loss));
+}
+
+/// The engine's choice for player 2 after player 1's first placement under
+/// `caminos swap`, and its win rates for the swap and for the best placement.
+fn swap_choice(first: &str) -> (Move, f64, f64) {
+    let text = format!("# rules: caminos swap\n{first}\n");
+    let pos = parse_record(text.as_bytes()).unwrap().position;
+    let mut e = engine();
+    e.set_top_moves(3_000);
+    let r = e
+        .think(&pos, Budget::iterations(100_000), &mut |_| {})
+        .report;
+    let swap = r
+        .top
+        .iter()
+        .find(|m| m.mv == Move::Swap)
+        .expect("swap searched");
+    let best_place = r
+        .top
+        .iter()
+        .filter(|m| m.mv != Move::Swap)
+        .max_by_key(|m| m.visits)
+        .expect("placements searched");
+    (r.best.unwrap(), swap.winrate, best_place.winrate)
+}
+
+#[test]
+fn the_engine_takes_or_declines_the_swap_by_its_evaluation() {
+    // A flat O in the north-west corner: the engine rates the swap above
+    // its best placement and swaps (100,000 iterations, seed 1).
+    let (choice, swap, place) = swap_choice("000 010 100 110");
+    assert_eq!(choice, Move::Swap);
+    assert!(swap > place, "{swap} {place}");
+    // A T in the middle of the board: it rates a placement higher and
+    // declines.
+    let (choice, swap, place) = swap_choice("340 350 360 450");
+    assert_ne!(choice, Move::Swap);
+    assert!(place > swap, "{swap} {place}");
+}

@@ -92,8 +92,9 @@ pub enum Status {
 
 impl Status {
     /// Whether the game is over.
+    #[inline(always)]
     pub fn is_over(self) -> bool {
-        self != Status::Ongoing
+        !matches!(self, Status::Ongoing)
     }
 
     /// The winner, if any.

@@ -18,26 +18,37 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Validate a .caminos game file and print how the game stands.
+    #[command(allow_negative_numbers = true)]
     Check(cli::check::CheckArgs),
     /// Print the final position of a .caminos game file.
+    #[command(allow_negative_numbers = true)]
     Show(cli::show::ShowArgs),
     /// Count legal placement sequences of a given length (move generator check).
+    #[command(allow_negative_numbers = true)]
     Perft(cli::perft_cmd::PerftArgs),
     /// Play random games from the empty board and report the speed.
+    #[command(allow_negative_numbers = true)]
     Bench(cli::bench::BenchArgs),
     /// Search a position (the end of a .caminos file, or the empty board) and report the best move.
+    #[command(allow_negative_numbers = true)]
     Search(cli::search_cmd::SearchArgs),
     /// Play a game in an interactive session, against the engine or not (see docs/PLAY.md).
+    #[command(allow_negative_numbers = true)]
     Play(cli::play::PlayArgs),
     /// Analyse a game: the engine's view of every placement, marking mistakes.
+    #[command(allow_negative_numbers = true)]
     Analyze(cli::analyze::AnalyzeArgs),
     /// Play games between two engine configurations and report the score and Elo (see docs/STRENGTH.md).
+    #[command(allow_negative_numbers = true)]
     Match(cli::match_cmd::MatchArgs),
     /// Write engine-vs-engine games for study.
+    #[command(allow_negative_numbers = true)]
     Selfplay(cli::match_cmd::SelfplayArgs),
     /// Count the tactical test positions (win in one, must-block, win in two) an engine solves.
+    #[command(allow_negative_numbers = true)]
     Tactics(cli::tactics_cmd::TacticsArgs),
     /// List the engine configurations (--engine, --a, --b) and their keys.
+    #[command(allow_negative_numbers = true)]
     Engines(cli::engines::EnginesArgs),
 }
 

@@ -194,11 +194,10 @@ fn play_all(
     score_a: bool,
 ) -> anyhow::Result<(Vec<Option<GameRecord>>, bool)> {
     if opts.opening_min > opts.opening_max {
-        bail!(
+        super::options::usage_error(format!(
             "--opening-min {} is above --opening-max {}",
-            opts.opening_min,
-            opts.opening_max
-        );
+            opts.opening_min, opts.opening_max
+        ));
     }
     let games = usize::try_from(opts.games).context("--games")?;
     let threads = opts.budget.threads.unwrap_or(1);

@@ -33,21 +33,21 @@ pub struct RulesOptions {
 }
 
 impl RulesOptions {
-    /// The rules the options name, if any.
-    pub fn given(&self) -> Option<Rules> {
-        match (self.rules, self.swap) {
-            (None, false) => None,
-            (r, swap) => {
-                let mut r = r.unwrap_or_default();
-                r.swap |= swap;
-                Some(r)
-            }
+    /// Whether the options say anything about the swap: `--swap`, or
+    /// `--rules` with or without `swap`.
+    fn swap_given(&self) -> Option<bool> {
+        match self.rules {
+            _ if self.swap => Some(true),
+            Some(r) => Some(r.swap),
+            None => None,
         }
     }
 
-    /// The rules to play: the options', or the default.
+    /// The rules to play a new game under: the options', or the default.
     pub fn rules(&self) -> Rules {
-        self.given().unwrap_or_default()
+        let mut r = self.rules.unwrap_or_default();
+        r.swap = self.swap_given().unwrap_or(false);
+        r
     }
 
     /// The game of `file` (checked against the options' rules), or the
@@ -64,20 +64,28 @@ impl RulesOptions {
         Ok(record)
     }
 
-    /// Fails when the options name rules other than `file_rules`.
+    /// Fails when the options say other rules than `file_rules`: another
+    /// variant (`--rules`), or the swap option where the file has none or
+    /// the other way round.
     pub fn agree(&self, file_rules: Rules, path: &Path) -> anyhow::Result<()> {
-        match self.given() {
-            Some(r) if r != file_rules => bail!(
-                "{} is played under the {file_rules} rules{}, but the options say {r}",
+        let variant_differs = self.rules.is_some_and(|r| r.variant != file_rules.variant);
+        let swap_differs = self.swap_given().is_some_and(|s| s != file_rules.swap);
+        if variant_differs || swap_differs {
+            let said = match (self.rules, self.swap) {
+                (Some(_), _) => self.rules().to_string(),
+                (None, _) => "swap".to_string(),
+            };
+            bail!(
+                "{} is played under the {file_rules} rules{}, but the options say {said}",
                 path.display(),
                 if file_rules.is_default() {
                     " (it has no `# rules:` line)"
                 } else {
                     ""
                 }
-            ),
-            _ => Ok(()),
+            );
         }
+        Ok(())
     }
 }
 
@@ -168,4 +176,14 @@ impl EngineOptions {
 /// All cores of the machine.
 pub fn all_cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Ends the program with a usage error (exit status 2), as clap does for a
+/// bad option: for mistakes only seen when options are read together.
+pub fn usage_error(message: impl std::fmt::Display) -> ! {
+    clap::Error::raw(
+        clap::error::ErrorKind::ArgumentConflict,
+        format!("{message}\n"),
+    )
+    .exit()
 }

@@ -1,17 +1,43 @@
 //! Text rendering of a position: the three layers side by side, a top view
 //! with each column's owner and height, a legend, and the state of play.
-//! Readable without colour: player 1's cubes are `x`, player 2's `o`, and
-//! the cubes of the last placement are capitals (with colour: red and blue,
-//! the last placement in inverse video). Lines carry no trailing spaces.
+//! Readable without colour: player 1's cubes are `x`, player 2's `o`; the
+//! cubes of the last placement are capitals, and once a bridge has won, the
+//! cubes of the bridge are (with colour: red and blue, the marked cubes in
+//! inverse video). A narrow terminal gets a compact layout (under 84
+//! columns); lines carry no trailing spaces.
 
 use std::fmt::Write;
 
+use cabra::game::bridge::bridge_cubes;
 use cabra::game::{Cell, Piece, Player, Position, Status, Variant, Volume, WinReason};
 
 use super::style;
 
-fn symbol(p: Player, last: bool) -> char {
-    match (p, last) {
+/// How to draw a board.
+#[derive(Clone, Copy, Debug)]
+pub struct View {
+    /// ANSI colours.
+    pub colours: bool,
+    /// The terminal's width in columns.
+    pub width: usize,
+    /// Say when the side to move faces a win in one.
+    pub threats: bool,
+}
+
+impl View {
+    /// Plain text for a wide page, without threat warnings.
+    pub const PLAIN: View = View {
+        colours: false,
+        width: 100,
+        threats: false,
+    };
+}
+
+/// The width under which the compact layout is used.
+pub const WIDE: usize = 84;
+
+fn symbol(p: Player, marked: bool) -> char {
+    match (p, marked) {
         (Player::One, false) => 'x',
         (Player::One, true) => 'X',
         (Player::Two, false) => 'o',
@@ -19,9 +45,10 @@ fn symbol(p: Player, last: bool) -> char {
     }
 }
 
-/// Writes `text` for player `p`, coloured when asked (inverse video for the last placement).
-fn paint(out: &mut String, text: &str, p: Player, last: bool, colours: bool) {
-    let st = if last {
+/// Writes `text` for player `p`, coloured when asked (inverse video for a
+/// marked cube).
+fn paint(out: &mut String, text: &str, p: Player, marked: bool, colours: bool) {
+    let st = if marked {
         style::player(p).invert()
     } else {
         style::player(p)
@@ -34,27 +61,85 @@ pub fn paint_player(text: &str, p: Player, colours: bool) -> String {
     style::paint(text, style::player(p), colours)
 }
 
-/// The board and the state of play, as lines of text.
-pub fn render(pos: &Position, colours: bool) -> String {
-    let last: Volume = pos
+/// The cubes drawn as capitals: the winning bridge once a bridge has won,
+/// else the last placement; and what the legend calls them.
+fn marked(pos: &Position) -> (Volume, &'static str) {
+    if let Status::Won {
+        winner,
+        by: WinReason::Bridge,
+    } = pos.status()
+    {
+        let bridge = bridge_cubes(pos.cubes(winner), pos.cubes(winner.other()));
+        return (bridge, "the winning bridge");
+    }
+    let last = pos
         .moves()
         .last()
         .and_then(|m| m.placement())
         .map(|p| p.entry().cells)
         .unwrap_or_default();
+    (last, "the last placement")
+}
+
+/// The three layers and the top view, as lines of text: side by side on a
+/// wide terminal, in a compact layout on a narrow one (the top view below
+/// the layers when even that does not fit).
+fn board_lines(pos: &Position, view: &View, marked: Volume) -> String {
+    let wide = view.width >= WIDE;
+    let top_below = view.width < 66;
+    let cell_gap = if wide { " " } else { "" };
+    let gap = "   ";
+    // One layer: the row number, a space, then the eight cells.
+    let digits: String = (0..8).map(|x| format!("{x}{cell_gap}")).collect();
+    let layer_width = 2 + digits.trim_end().len();
+    let titles = if wide {
+        [
+            "z=0 (bottom)",
+            "z=1",
+            "z=2 (top)",
+            "top view: owner, height",
+        ]
+    } else {
+        ["z=0", "z=1", "z=2", "top: owner, height"]
+    };
+    let top_digits: String = (0..8).map(|x| format!(" {x} ")).collect();
+    let mut head = String::new();
+    let mut numbers = String::new();
+    for t in &titles[..3] {
+        let _ = write!(head, "{t:<w$}{gap}", w = layer_width);
+        let _ = write!(
+            numbers,
+            "  {:<w$}{gap}",
+            digits.trim_end(),
+            w = layer_width - 2
+        );
+    }
+    if !top_below {
+        head.push_str(titles[3]);
+        let _ = write!(numbers, " {}", top_digits.trim_end());
+    }
     let mut out = String::new();
-    let header = "0 1 2 3 4 5 6 7";
-    let _ = writeln!(
-        out,
-        "  {:<20}{:<20}{:<20}top view: owner, height",
-        "z=0 (bottom)", "z=1", "z=2 (top)"
-    );
-    let top_header: String = (0..8).map(|x| format!(" {x} ")).collect();
-    let _ = writeln!(
-        out,
-        "  {header}     {header}     {header}    {}",
-        top_header.trim_end()
-    );
+    let _ = writeln!(out, "{}", head.trim_end());
+    let _ = writeln!(out, "{}", numbers.trim_end());
+    let top_row = |y: u8, line: &mut String| {
+        let _ = write!(line, "{y}");
+        for x in 0..8u8 {
+            match pos.top(x, y) {
+                Some((p, z)) => {
+                    let m = (0..3).any(|z| marked.contains(Cell::new(x, y, z)));
+                    line.push(' ');
+                    paint(
+                        line,
+                        &format!("{}{}", symbol(p, m), z + 1),
+                        p,
+                        m,
+                        view.colours,
+                    );
+                }
+                None => line.push_str(" . "),
+            }
+        }
+    };
     for y in 0..8u8 {
         let mut line = String::new();
         for z in 0..3u8 {
@@ -63,40 +148,48 @@ pub fn render(pos: &Position, colours: bool) -> String {
                 let c = Cell::new(x, y, z);
                 match pos.owner(c) {
                     Some(p) => {
-                        let s = symbol(p, last.contains(c)).to_string();
-                        paint(&mut line, &s, p, last.contains(c), colours);
+                        let m = marked.contains(c);
+                        paint(&mut line, &symbol(p, m).to_string(), p, m, view.colours);
                     }
                     None => line.push('.'),
                 }
-                line.push(' ');
-            }
-            line.push_str("  ");
-        }
-        let _ = write!(line, "{y}");
-        for x in 0..8u8 {
-            let top = (0..3u8)
-                .rev()
-                .map(|z| Cell::new(x, y, z))
-                .find_map(|c| pos.owner(c).map(|p| (p, c)));
-            match top {
-                Some((p, c)) => {
-                    let is_last = (0..3).any(|z| last.contains(Cell::new(x, y, z)));
-                    let s = format!("{}{}", symbol(p, is_last), c.z + 1);
-                    line.push(' ');
-                    paint(&mut line, &s, p, is_last, colours);
+                if x < 7 {
+                    line.push_str(cell_gap);
                 }
-                None => line.push_str(" . "),
             }
+            line.push_str(gap);
+        }
+        if !top_below {
+            top_row(y, &mut line);
         }
         out.push_str(line.trim_end());
         out.push('\n');
     }
-    let _ = writeln!(
-        out,
-        "columns x west to east, rows y north to south; x player 1, o player 2, X O last placement"
-    );
-    if let Some(p) = pos.moves().last() {
-        let _ = writeln!(out, "last placement: {p} (move {})", pos.plies());
+    if top_below {
+        let _ = writeln!(out, "{}", titles[3]);
+        let _ = writeln!(out, " {}", top_digits.trim_end());
+        for y in 0..8u8 {
+            let mut line = String::new();
+            top_row(y, &mut line);
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The board and the state of play, as lines of text.
+pub fn render(pos: &Position, view: &View) -> String {
+    let (marked, what) = marked(pos);
+    let mut out = board_lines(pos, view, marked);
+    let legend = [
+        "x west to east, y north to south;".to_string(),
+        format!("x player 1, o player 2, capitals {what};"),
+        "a bridge joins north and south or west and east".to_string(),
+    ];
+    out.push_str(&wrap(&legend.join(" "), view.width));
+    if let Some(m) = pos.moves().last() {
+        let _ = writeln!(out, "last move: {m} (move {})", pos.plies());
     }
     for p in Player::BOTH {
         let left: Vec<String> = Piece::ALL
@@ -105,11 +198,11 @@ pub fn render(pos: &Position, colours: bool) -> String {
             .collect();
         let who = format!("{p} ({})", symbol(p, false));
         let mut name = String::new();
-        paint(&mut name, &who, p, false, colours);
+        paint(&mut name, &who, p, false, view.colours);
         let count = match pos.rules().variant {
             Variant::Caminos => format!("perimeter pieces {}", pos.perimeter_count(p)),
             Variant::Bridget => format!(
-                "edge columns {}   time machine {}",
+                "edge columns {}, time machine {}",
                 pos.edge_count(p),
                 if pos.time_machine_used(p) {
                     "used"
@@ -118,12 +211,54 @@ pub fn render(pos: &Position, colours: bool) -> String {
                 }
             ),
         };
-        let _ = writeln!(out, "{name}: pieces left {}   {count}", left.join(" "));
+        let _ = writeln!(out, "{name}: left {}; {count}", left.join(" "));
     }
     if !pos.rules().is_default() {
         let _ = writeln!(out, "rules: {}", pos.rules());
     }
     let _ = writeln!(out, "{}", status_line(pos));
+    if view.threats {
+        if let Some(t) = threat_line(pos) {
+            out.push_str(&wrap(&t, view.width));
+        }
+    }
+    out
+}
+
+/// When the side to move faces the opponent's win in one: a line saying so,
+/// with one placement that would win.
+pub fn threat_line(pos: &Position) -> Option<String> {
+    if pos.status().is_over() {
+        return None;
+    }
+    let t = pos.threat()?;
+    Some(format!(
+        "warning: {} threatens to win next move (for example {t}); stop it or lose",
+        pos.to_move().other()
+    ))
+}
+
+/// `text` wrapped at word boundaries to lines of at most `width - 1`
+/// characters, each ended by a newline.
+pub fn wrap(text: &str, width: usize) -> String {
+    let max = width.saturating_sub(1).max(20);
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > max {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        out.push_str(&line);
+        out.push('\n');
+    }
     out
 }
 
@@ -158,5 +293,90 @@ pub fn result_line(pos: &Position, s: Status) -> String {
             format!("draw ({a} to {b} {what})")
         }
         _ => s.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cabra::game::record::parse_game;
+
+    fn longest(text: &str) -> usize {
+        text.lines().map(|l| l.chars().count()).max().unwrap_or(0)
+    }
+
+    #[test]
+    fn boards_fit_the_terminal() {
+        let pos = parse_game("110 120 121 122\n330 340 430 440\n").unwrap();
+        for width in [80, 64, 56] {
+            let text = render(
+                &pos,
+                &View {
+                    width,
+                    ..View::PLAIN
+                },
+            );
+            assert!(
+                longest(&text) < width,
+                "{width}: {}\n{text}",
+                longest(&text)
+            );
+        }
+        let wide = render(&pos, &View::PLAIN);
+        assert!(longest(&wide) < 100 && longest(&wide) >= WIDE - 4, "{wide}");
+        // The columns of every layer line up under their numbers.
+        let rows: Vec<&str> = wide.lines().collect();
+        // Row y = 3 of layer z = 0 has the O at x = 3 and 4.
+        let digit = rows[1].find('3').unwrap();
+        assert_eq!(rows[5].as_bytes()[digit], b'O', "{wide}");
+        assert_eq!(rows[5].as_bytes()[digit + 2], b'O', "{wide}");
+        assert!(!wide.lines().any(|l| l.ends_with(' ')));
+    }
+
+    #[test]
+    fn a_won_bridge_is_drawn_in_capitals() {
+        // The sample game ends with a straight north-south bridge.
+        let pos = parse_game(
+            &std::fs::read_to_string(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/data/games/hand_straight_bridge.caminos"
+            ))
+            .unwrap(),
+        )
+        .unwrap();
+        let Status::Won { winner, .. } = pos.status() else {
+            panic!("the sample game is won by a bridge");
+        };
+        let bridge = bridge_cubes(pos.cubes(winner), pos.cubes(winner.other()));
+        let board = render(&pos, &View::PLAIN);
+        let capitals = board
+            .lines()
+            .take(10)
+            .flat_map(|l| l.chars())
+            .filter(|&c| c == symbol(winner, true))
+            .count();
+        // Each bridge cube is a capital in its layer's drawing (the top
+        // view adds more).
+        assert!(bridge.count() >= 8);
+        assert!(capitals >= bridge.count() as usize, "{board}");
+        assert!(board.contains("capitals the winning bridge"), "{board}");
+    }
+
+    #[test]
+    fn a_threat_to_win_next_move_is_announced() {
+        let pos = parse_game(
+            &std::fs::read_to_string(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/data/tactics/block-1.caminos"
+            ))
+            .unwrap(),
+        )
+        .unwrap();
+        let view = View {
+            threats: true,
+            ..View::PLAIN
+        };
+        assert!(render(&pos, &view).contains("threatens to win next move"));
+        assert!(!render(&pos, &View::PLAIN).contains("threatens"));
     }
 }

@@ -13,7 +13,7 @@ pub struct ShowArgs {
     /// A `.caminos` game record.
     pub file: PathBuf,
     /// Print one JSON object for scripts: how the game stands, the
-    /// placements in notation and the owner and height of every column.
+    /// moves in notation (`record`) and the owner and height of every column.
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
@@ -24,8 +24,8 @@ pub struct ShowArgs {
 struct ShowJson {
     #[serde(flatten)]
     game: GameJson,
-    /// The placements in notation, in playing order.
-    moves: Vec<String>,
+    /// The moves in notation, in playing order.
+    record: Vec<String>,
     /// Row by row (y = 0 first), each column as `owner height`: `"1 2"`,
     /// `"2 1"`, or `"- 0"` when empty.
     columns: Vec<Vec<String>>,
@@ -47,12 +47,17 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<()> {
             .collect();
         let j = ShowJson {
             game: GameJson::of(&pos),
-            moves: pos.moves().iter().map(|m| m.to_string()).collect(),
+            record: pos.moves().iter().map(|m| m.to_string()).collect(),
             columns,
         };
         println!("{}", serde_json::to_string(&j)?);
         return Ok(());
     }
-    style::print(&render(&pos, style::colours()));
+    let view = super::render::View {
+        colours: style::colours(),
+        width: style::terminal_width(),
+        ..super::render::View::PLAIN
+    };
+    style::print(&render(&pos, &view));
     Ok(())
 }

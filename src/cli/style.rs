@@ -43,3 +43,18 @@ pub fn print(text: &str) -> bool {
         .and_then(|()| out.flush())
         .is_ok()
 }
+
+/// The width of the terminal standard output writes to, in columns (100
+/// when it is not a terminal).
+pub fn terminal_width() -> usize {
+    console::Term::stdout()
+        .size_checked()
+        .map_or(100, |(_, cols)| usize::from(cols))
+}
+
+/// The width of the terminal standard error writes to (for progress lines).
+pub fn stderr_width() -> usize {
+    console::Term::stderr()
+        .size_checked()
+        .map_or(100, |(_, cols)| usize::from(cols))
+}

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use super::units::{format_duration, group};
+use super::units::{format_duration, plural};
 
 /// A search budget: the first limit reached stops the search. With none
 /// set the search runs until it is stopped (or the position is solved).
@@ -72,10 +72,10 @@ impl fmt::Display for Budget {
             parts.push(format_duration(t));
         }
         if let Some(n) = self.iterations {
-            parts.push(format!("{} iterations", group(n)));
+            parts.push(plural(n, "iteration"));
         }
         if let Some(n) = self.nodes {
-            parts.push(format!("{} nodes", group(n)));
+            parts.push(plural(n, "node"));
         }
         if parts.is_empty() {
             f.write_str("no limit")

@@ -103,6 +103,15 @@ pub fn has_bridge(own: Volume, opp: Volume) -> bool {
     reaches_in_plan(cols, WEST, EAST) && flood(vis, west).columns() & EAST != 0
 }
 
+/// The cubes of `own` that lie on a bridge: every visible cube linked to
+/// both the north and the south edge, or to both the west and the east
+/// edge (empty when `own` has no bridge). For showing a won game.
+pub fn bridge_cubes(own: Volume, opp: Volume) -> Volume {
+    let vis = visible(own, opp);
+    let edge = |mask: u64| flood(vis, Volume(vis.0.map(|l| l & mask)));
+    (edge(NORTH) & edge(SOUTH)) | (edge(WEST) & edge(EAST))
+}
+
 /// Whether the mover, having just added the cubes `placed` (already in `own`),
 /// now has a bridge. Before the placement the mover had none (the opponent's
 /// placements only hide cubes), so a new bridge runs through the new piece.
@@ -139,5 +148,18 @@ mod tests {
         assert!(could_span(layer0(&diag)));
         assert!(!has_bridge(layer0(&diag), Volume::EMPTY));
         assert!(has_bridge(layer0(&column), Volume::EMPTY));
+    }
+
+    #[test]
+    fn bridge_cubes_are_those_linked_to_both_opposite_edges() {
+        // A north-south column at x = 3 and a stub at (5, 2): only the
+        // column is on the bridge.
+        let mut cells: Vec<(u8, u8)> = (0..8).map(|y| (3, y)).collect();
+        cells.push((5, 2));
+        let own = layer0(&cells);
+        let column = layer0(&cells[..8]);
+        assert_eq!(bridge_cubes(own, Volume::EMPTY), column);
+        // No bridge, no bridge cubes.
+        assert!(bridge_cubes(layer0(&cells[..7]), Volume::EMPTY).is_empty());
     }
 }

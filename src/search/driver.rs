@@ -243,9 +243,20 @@ impl<G: Game> Searcher<G> {
         };
         let mut top: Vec<&Acc> = stats.iter().collect();
         top.sort_by_key(|s| (std::cmp::Reverse(s.visits), s.id));
+        top.truncate(self.config.top_moves);
+        // The move to play is always listed, even when it was never visited
+        // (a legal move chosen because every searched one is proven lost).
+        let unlisted = best.filter(|&id| top.iter().all(|s| s.id != id));
+        let chosen = unlisted.map(|id| Acc {
+            id,
+            visits: 0,
+            wins2: 0,
+            proof: Proof::Unknown,
+        });
+        let listed = stats.iter().find(|s| Some(s.id) == unlisted);
         let top = top
             .into_iter()
-            .take(self.config.top_moves)
+            .chain(listed.or(chosen.as_ref()))
             .map(|s| MoveStats {
                 mv: G::move_from_id(s.id),
                 visits: s.visits,

@@ -197,7 +197,9 @@ fn show_prints_layers_and_top_view_without_colour_when_piped() {
         .lines()
         .find(|l| l.starts_with("3 "))
         .unwrap_or_else(|| panic!("no row 3:\n{out}"));
-    let cols: Vec<&str> = row3.split_whitespace().collect();
+    // The game is won by a bridge: its cubes are capitals; compare the owners.
+    let lower = row3.to_ascii_lowercase();
+    let cols: Vec<&str> = lower.split_whitespace().collect();
     // 4 blocks of "y then 8 cells" (the top view's cells are two characters).
     assert_eq!(cols.len(), 36, "{row3}");
     assert_eq!(
@@ -221,7 +223,9 @@ fn show_prints_layers_and_top_view_without_colour_when_piped() {
         "top: {row3}"
     );
     assert!(out.contains("player 1 wins by bridge"), "{out}");
-    assert!(out.contains("last placement: L T90 250 (move 5)"), "{out}");
+    assert!(out.contains("last move: L T90 250 (move 5)"), "{out}");
+    assert!(out.contains("capitals the winning bridge"), "{out}");
+    assert!(row3.contains('X'), "the bridge runs through row 3: {row3}");
 }
 
 #[test]

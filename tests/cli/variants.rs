@@ -22,6 +22,10 @@ fn check_names_an_edge_ending_and_refuses_conflicting_rules() {
     // The file says bridget: other rules on the command line are an error,
     // the same ones are fine.
     assert!(ok(&["check", f, "--rules", "bridget"]).starts_with("ok:"));
+    // `--swap` alone speaks of the swap only: right for a `bridget swap`
+    // file, wrong for this one.
+    let swap_file = data("variants/games/pub_hand_tm_both.caminos");
+    assert!(ok(&["check", swap_file.to_str().unwrap(), "--swap"]).starts_with("ok:"));
     for bad in [
         &["--rules", "caminos"][..],
         &["--swap"][..],

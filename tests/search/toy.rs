@@ -289,3 +289,32 @@ fn searcher_can_move_to_another_thread() {
     assert_send::<Searcher<TicTacToe>>();
     assert_send::<Searcher<cabra::game::Position>>();
 }
+
+#[test]
+fn the_move_to_play_is_always_in_the_listed_moves() {
+    // With one listed move, the move chosen is still listed even when
+    // another one was visited more (a proven win found late) or when no
+    // searched move could be played.
+    let positions = [
+        TicTacToe::from_moves(&[]),
+        TicTacToe::from_moves(&[0, 3, 1]),
+        TicTacToe::from_moves(&[0, 4, 8, 2]),
+        TicTacToe::from_moves(&[4, 0, 8, 2, 1]),
+    ];
+    for (i, pos) in positions.into_iter().enumerate() {
+        for iterations in [1, 3, 10, 50] {
+            let config = SearchConfig {
+                top_moves: 1,
+                seed: i as u64,
+                ..SearchConfig::default()
+            };
+            let r = Searcher::new(pos, config).search(&Limits::none().iterations(iterations));
+            let best = r.best.expect("the game is on");
+            assert!(
+                r.top.iter().any(|m| m.mv == best),
+                "position {i}, {iterations} iterations: {best} not in {:?}",
+                r.top
+            );
+        }
+    }
+}

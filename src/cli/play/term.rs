@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use cabra::engine::Budget;
 use cabra::game::{Player, Position, Status};
-use rustyline::completion::{Completer, Pair};
+use rustyline::completion::{Completer, FilenameCompleter, Pair};
 use rustyline::error::ReadlineError;
 use rustyline::highlight::Highlighter;
 use rustyline::hint::Hinter;
@@ -45,12 +45,19 @@ struct TermUi {
     progress: bool,
     /// A progress line is on the screen.
     drawn: bool,
+    /// The echo turned off while a progress line is shown (at a terminal).
+    echo: Option<EchoOff>,
 }
 
 impl Ui for TermUi {
     fn progress(&mut self, pos: &Position, p: &Progress) {
         if !self.progress || p.elapsed < QUIET_FOR {
             return;
+        }
+        if !self.drawn {
+            // Keys typed while the engine thinks wait for the prompt
+            // instead of landing on the progress line.
+            self.echo = EchoOff::new();
         }
         let best = match p.report.best {
             Some(b) => format!(
@@ -68,6 +75,10 @@ impl Ui for TermUi {
             p.elapsed.as_secs_f64(),
             group(p.report.iterations)
         );
+        // One line that never wraps: a wrapped line would leave a stale
+        // copy behind at each update.
+        let cols = style::stderr_width().saturating_sub(1);
+        let line: String = line.chars().take(cols).collect();
         let mut err = std::io::stderr().lock();
         let _ = write!(err, "\r\x1b[2K{line}");
         let _ = err.flush();
@@ -82,6 +93,7 @@ impl Ui for TermUi {
             let _ = err.flush();
             self.drawn = false;
         }
+        self.echo = None;
     }
 
     fn stream(&mut self, text: &str) {
@@ -91,11 +103,61 @@ impl Ui for TermUi {
     }
 }
 
-/// Completion of command names (and `set` names) for rustyline, and the
-/// coloured prompt.
+/// The terminal's echo turned off while it lives (Unix terminals only);
+/// dropping it turns the echo back on.
+struct EchoOff {
+    #[cfg(unix)]
+    saved: libc::termios,
+}
+
+impl EchoOff {
+    #[cfg(unix)]
+    fn new() -> Option<EchoOff> {
+        use std::os::fd::AsRawFd;
+        let fd = std::io::stdin().as_raw_fd();
+        // SAFETY: tcgetattr and tcsetattr get a valid descriptor and a
+        // termios struct they fill or read; a failure leaves the terminal
+        // as it was, and we then do nothing.
+        unsafe {
+            let mut t: libc::termios = std::mem::zeroed();
+            if libc::tcgetattr(fd, &mut t) != 0 {
+                return None;
+            }
+            let saved = t;
+            t.c_lflag &= !libc::ECHO;
+            if libc::tcsetattr(fd, libc::TCSANOW, &t) != 0 {
+                return None;
+            }
+            Some(EchoOff { saved })
+        }
+    }
+
+    #[cfg(not(unix))]
+    fn new() -> Option<EchoOff> {
+        None
+    }
+}
+
+impl Drop for EchoOff {
+    fn drop(&mut self) {
+        #[cfg(unix)]
+        {
+            use std::os::fd::AsRawFd;
+            // SAFETY: restores the attributes read in `new` on the same
+            // descriptor.
+            unsafe {
+                libc::tcsetattr(std::io::stdin().as_raw_fd(), libc::TCSANOW, &self.saved);
+            }
+        }
+    }
+}
+
+/// Completion of command names (`set` names, help topics, and file names
+/// after `load` and `save`) for rustyline, and the coloured prompt.
 struct LineHelper {
     /// ANSI colour of the prompt (the side to move), if any.
     prompt_colour: Option<&'static str>,
+    files: FilenameCompleter,
 }
 
 impl Completer for LineHelper {
@@ -105,7 +167,7 @@ impl Completer for LineHelper {
         &self,
         line: &str,
         pos: usize,
-        _: &Context<'_>,
+        ctx: &Context<'_>,
     ) -> rustyline::Result<(usize, Vec<Pair>)> {
         let before = &line[..pos];
         let start = before.rfind(char::is_whitespace).map_or(0, |i| i + 1);
@@ -114,9 +176,18 @@ impl Completer for LineHelper {
         let candidates: Vec<&str> = if first.is_empty() {
             SPECS.iter().map(|s| s.names[0]).collect()
         } else if first.eq_ignore_ascii_case("set") {
-            vec!["time", "iterations", "threads", "seed", "you"]
+            vec!["time", "iterations", "threads", "seed", "you", "threats"]
         } else if first.eq_ignore_ascii_case("help") {
-            SPECS.iter().map(|s| s.names[0]).collect()
+            SPECS
+                .iter()
+                .map(|s| s.names[0])
+                .chain(["pieces", "swap", "tm"])
+                .collect()
+        } else if ["load", "open", "save", "write", "save!"]
+            .iter()
+            .any(|c| first.eq_ignore_ascii_case(c))
+        {
+            return self.files.complete(line, pos, ctx);
         } else {
             return Ok((pos, Vec::new()));
         };
@@ -201,12 +272,18 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
         std::process::exit(143);
     });
     let ui = TermUi {
-        progress: std::io::stderr().is_terminal(),
+        progress: std::io::stderr().is_terminal() && interactive,
         drawn: false,
+        echo: None,
     };
     let options = Options {
         you: args.you,
         budget,
+        width: if interactive {
+            style::terminal_width()
+        } else {
+            100
+        },
         colours,
         interactive,
     };
@@ -243,12 +320,14 @@ fn terminal_loop(session: &mut Session, colours: bool) -> anyhow::Result<()> {
     let mut editor: Editor<LineHelper, DefaultHistory> = Editor::with_config(config)?;
     editor.set_helper(Some(LineHelper {
         prompt_colour: None,
+        files: FilenameCompleter::new(),
     }));
     let history = history_file();
     if let Some(h) = &history {
         let _ = editor.load_history(h);
     }
     loop {
+        session.set_width(style::terminal_width());
         let prompt = session.prompt();
         if let Some(helper) = editor.helper_mut() {
             let pos = session.position();

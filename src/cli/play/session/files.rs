@@ -68,10 +68,9 @@ impl Session {
                 self.own_files.insert(own_key(&path));
                 self.file = Some(path.clone());
                 out.push_str(&format!(
-                    "Loaded {}: {} placement{}.\n",
+                    "Loaded {}: {}.\n",
                     commands::echo(&path.display().to_string(), 200),
-                    pos.plies(),
-                    if pos.plies() == 1 { "" } else { "s" }
+                    moves_of(&pos, pos.plies())
                 ));
                 out.push_str(&self.board());
                 out.push_str(&self.turn_hint());
@@ -109,23 +108,33 @@ impl Session {
                 path.display()
             ));
         }
-        let existed = path.exists();
-        if existed && !force && !self.own_files.contains(&own_key(&path)) {
+        if path.exists() && !force && !self.own_files.contains(&own_key(&path)) {
+            let shown = commands::echo(&path.display().to_string(), 200);
+            if self.interactive {
+                self.pending_save = Some(path);
+                return Response::ok(format!(
+                    "{shown} exists and this session did not write it. Replace it? (yes/no)"
+                ));
+            }
             return Response::err(format!(
-                "{} exists and this session did not write it: `save! {}` replaces it",
-                commands::echo(&path.display().to_string(), 200),
+                "{shown} exists and this session did not write it: `save! {}` replaces it",
                 commands::echo(arg, 200)
             ));
         }
+        self.save_to(path)
+    }
+
+    /// Saves the game to `path` (replacing whatever file is there).
+    pub(super) fn save_to(&mut self, path: PathBuf) -> Response {
+        let existed = path.exists();
         match save_game(&path, &self.header, &self.pos) {
             Ok(()) => {
                 self.saved = self.pos.moves().to_vec();
                 self.own_files.insert(own_key(&path));
                 self.file = Some(path.clone());
                 Response::ok(format!(
-                    "Saved {} placement{} to {}{}.",
-                    self.pos.plies(),
-                    if self.pos.plies() == 1 { "" } else { "s" },
+                    "Saved {} to {}{}.",
+                    moves_of(&self.pos, self.pos.plies()),
                     commands::echo(&path.display().to_string(), 200),
                     if existed { " (replacing it)" } else { "" }
                 ))
@@ -146,11 +155,7 @@ impl Session {
                     self.leaving_note()
                 };
                 self.replace(pos);
-                out.push_str(&format!(
-                    "Position set: {} placement{}.\n",
-                    pos.plies(),
-                    if pos.plies() == 1 { "" } else { "s" }
-                ));
+                out.push_str(&format!("Position set: {}.\n", moves_of(&pos, pos.plies())));
                 out.push_str(&self.board());
                 out.push_str(&self.turn_hint());
                 Response::ok(out)

@@ -10,11 +10,13 @@ impl Session {
             .iterations
             .map_or("-".to_string(), |n| n.to_string());
         format!(
-            "you         {}   ({})\ntime        {time}\niterations  {iterations}\nthreads     {}\nseed        {}\n",
+            "you         {}   ({})\ntime        {time}\niterations  {iterations}\nthreads     {}\nseed        {}\nthreats     {}   (warn when the side to move faces a win in one)\nrules       {}\n",
             self.you,
             self.roles(),
             self.engine.threads(),
-            self.engine.seed()
+            self.engine.seed(),
+            if self.threats { "on" } else { "off" },
+            self.pos.rules()
         )
     }
 
@@ -26,7 +28,7 @@ impl Session {
             Some(i) => (arg[..i].to_ascii_lowercase(), arg[i..].trim()),
             None => (arg.to_ascii_lowercase(), ""),
         };
-        let names = ["time", "iterations", "threads", "seed", "you"];
+        let names = ["time", "iterations", "threads", "seed", "you", "threats"];
         let name = match name.as_str() {
             "t" | "movetime" => "time".to_string(),
             "it" | "iter" | "iters" | "n" => "iterations".to_string(),
@@ -36,7 +38,7 @@ impl Session {
         };
         if !names.contains(&name.as_str()) {
             return Response::err(format!(
-                "no setting '{}': the settings are time, iterations, threads, seed and you",
+                "no setting '{}': the settings are time, iterations, threads, seed, you and threats",
                 name.chars().take(20).collect::<String>()
             ));
         }
@@ -52,7 +54,10 @@ impl Session {
             }),
             "iterations" => cabra::engine::parse_count(value).map(|n| {
                 self.budget = Budget::iterations(n);
-                format!("The engine now thinks {} iterations a placement.", group(n))
+                format!(
+                    "The engine now thinks {} a placement.",
+                    plural(n, "iteration")
+                )
             }),
             "threads" => cabra::engine::parse_threads(value).map(|n| {
                 self.engine.set_threads(n);
@@ -71,14 +76,32 @@ impl Session {
                     u64::MAX
                 )),
             },
+            "threats" => match value.to_ascii_lowercase().as_str() {
+                "on" | "yes" | "true" => {
+                    self.threats = true;
+                    Ok("The board now warns when the side to move faces a win in one.".to_string())
+                }
+                "off" | "no" | "false" => {
+                    self.threats = false;
+                    Ok("No more warnings of wins in one.".to_string())
+                }
+                _ => Err(format!(
+                    "expected on or off after `set threats`, found '{value}'"
+                )),
+            },
             _ => You::parse(value).map(|you| {
                 self.you = you;
                 let mut s = self.roles();
-                if !self.pos.status().is_over() && you.engine_plays(self.pos.to_move()) {
-                    s.push('\n');
-                    s.push_str(self.turn_hint().trim_end());
+                s.push('\n');
+                // The engine takes its turn at once, as at the start of a
+                // session (`set you none` watches it play the game out).
+                let mut out = String::new();
+                if self.engine_turns(&mut out) {
+                    s.push_str(&out);
+                    s.push_str(&self.board());
                 }
-                s
+                s.push_str(&self.turn_hint());
+                s.trim_end().to_string()
             }),
         };
         match done {

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use cabra::engine::{Budget, Engine, Progress, Thought, format_duration, group};
+use cabra::engine::{Budget, Engine, Progress, Thought, format_duration, group, plural};
 use cabra::game::record::Record;
 use cabra::game::{Move, MoveList, Piece, Player, Position, Status, parse_move};
 use cabra::search::Proven;
@@ -26,7 +26,7 @@ mod undo_redo;
 use super::code;
 use super::commands::{self, Cmd, Input};
 use crate::cli::files::{read_record, save_game};
-use crate::cli::render::{paint_player, render, result_line, status_line};
+use crate::cli::render::{View, paint_player, render, result_line, status_line};
 
 pub use thinking::SEARCHING;
 
@@ -166,6 +166,8 @@ pub struct Options {
     pub you: You,
     /// The engine's budget per placement.
     pub budget: Budget,
+    /// The terminal's width in columns.
+    pub width: usize,
     /// ANSI colours in the board and the messages.
     pub colours: bool,
     /// A person at a terminal (asks before quitting an unsaved game).
@@ -184,6 +186,10 @@ pub struct Session {
     ui: Box<dyn Ui>,
     colours: bool,
     interactive: bool,
+    /// The terminal's width in columns.
+    width: usize,
+    /// Warn when the side to move faces a win in one.
+    threats: bool,
     /// The game as last loaded or saved (nothing is lost while the current
     /// game is a beginning of it).
     saved: Vec<Move>,
@@ -195,11 +201,24 @@ pub struct Session {
     own_files: HashSet<PathBuf>,
     /// `quit` was refused once for an unsaved game: the next one leaves.
     quit_armed: bool,
+    /// A save that asked whether to replace a file: the next line answers.
+    pending_save: Option<PathBuf>,
 }
 
 /// `1 placement`, `3 placements`.
 fn placements(n: usize) -> String {
     cabra::engine::plural(n as u64, "placement")
+}
+
+/// `n` moves of `pos`'s game as people say it: placements under the
+/// default rules (where every move is one), moves under the variants.
+fn moves_of(pos: &Position, n: usize) -> String {
+    let noun = if pos.rules().is_default() {
+        "placement"
+    } else {
+        "move"
+    };
+    cabra::engine::plural(n as u64, noun)
 }
 
 /// How a file is known in [`Session::own_files`]: its canonical path when
@@ -235,11 +254,16 @@ impl Session {
             ui,
             colours: options.colours,
             interactive: options.interactive,
+            width: options.width,
+            // Warnings help a person against the engine; two people or a
+            // watcher turn them on with `set threats on`.
+            threats: matches!(options.you, You::One | You::Two),
             saved: pos.moves().to_vec(),
             file,
             header: record.header,
             own_files,
             quit_armed: false,
+            pending_save: None,
         }
     }
 
@@ -316,9 +340,23 @@ impl Session {
         }
     }
 
+    /// Tells the session the terminal's width (it may change between commands).
+    pub fn set_width(&mut self, width: usize) {
+        self.width = width.max(20);
+    }
+
+    /// How boards are drawn.
+    fn view(&self) -> View {
+        View {
+            colours: self.colours,
+            width: self.width,
+            threats: self.threats,
+        }
+    }
+
     /// The board and the state of play.
     fn board(&self) -> String {
-        render(&self.pos, self.colours)
+        render(&self.pos, &self.view())
     }
 
     /// When it is the engine's turn but it is not moving by itself, a line
@@ -340,6 +378,19 @@ impl Session {
 
     /// Handles one line of input.
     pub fn handle(&mut self, line: &str) -> Response {
+        if let Some(path) = self.pending_save.take() {
+            match line.trim().to_ascii_lowercase().as_str() {
+                "y" | "yes" => return self.save_to(path),
+                "n" | "no" | "" => {
+                    return Response::ok(format!(
+                        "Not saved: {} is unchanged.",
+                        commands::echo(&path.display().to_string(), 200)
+                    ));
+                }
+                // Anything else is a new command: the save is dropped.
+                _ => {}
+            }
+        }
         let input = commands::classify(line);
         if !matches!(input, Input::Command(Cmd::Quit, _) | Input::Empty) {
             self.quit_armed = false;
@@ -355,60 +406,44 @@ impl Session {
     }
 
     fn command(&mut self, cmd: Cmd, arg: &str) -> Response {
-        let no_arg = |r: Response| -> Response {
-            if arg.is_empty() {
-                r
+        let spec = commands::spec(cmd);
+        if spec.args.is_empty() && !arg.is_empty() {
+            // `Q T0 330`: a placement with a mistyped piece letter that
+            // happens to name a command must not run the command.
+            let hint = if commands::looks_like_placement(&format!("O {arg}")) {
+                " — to place a piece, start with its letter: the pieces are L, T, Z and O (`help pieces` draws them)"
             } else {
-                Response::err(format!(
-                    "`{}` takes no argument (found '{}'); `help {}` says more",
-                    commands::spec(cmd).names[0],
-                    commands::echo(arg, 24),
-                    commands::spec(cmd).names[0]
-                ))
-            }
-        };
+                ""
+            };
+            return Response::err(format!(
+                "`{}` takes no argument (found '{}'); `help {}` says more{hint}",
+                spec.names[0],
+                commands::echo(arg, 24),
+                spec.names[0]
+            ));
+        }
         match cmd {
             Cmd::Place if arg.is_empty() => Response::err(
                 "expected a placement after `place`, e.g. `place L E180 110` (`help place` explains)",
             ),
             Cmd::Place => self.place(arg),
-            Cmd::Show => no_arg(Response::ok(self.board())),
+            Cmd::Show => Response::ok(self.board()),
             Cmd::Moves => self.moves(arg),
-            Cmd::History => no_arg(Response::ok(self.history())),
-            Cmd::Go => {
-                if !arg.is_empty() {
-                    return no_arg(Response::default());
-                }
-                self.go()
-            }
-            Cmd::Engine => {
-                if !arg.is_empty() {
-                    return no_arg(Response::default());
-                }
-                self.engine_move()
-            }
-            Cmd::Auto => {
-                if !arg.is_empty() {
-                    return no_arg(Response::default());
-                }
-                self.auto()
-            }
+            Cmd::History => Response::ok(self.history()),
+            Cmd::Go => self.go(),
+            Cmd::Engine => self.engine_move(),
+            Cmd::Auto => self.auto(),
             Cmd::Undo => self.undo(arg),
             Cmd::Redo => self.redo(arg),
-            Cmd::New => {
-                if !arg.is_empty() {
-                    return no_arg(Response::default());
-                }
-                self.new_game()
-            }
+            Cmd::New => self.new_game(),
             Cmd::Load => self.load(arg),
             Cmd::Save => self.save(arg, false),
             Cmd::ForceSave => self.save(arg, true),
             Cmd::Pos => self.pos(arg),
             Cmd::Set => self.set(arg),
-            Cmd::Result => no_arg(Response::ok(self.result())),
-            Cmd::Help if arg.is_empty() => Response::ok(commands::help_list()),
-            Cmd::Help => match commands::help_for(arg) {
+            Cmd::Result => Response::ok(self.result()),
+            Cmd::Help if arg.is_empty() => Response::ok(commands::help_list(self.width)),
+            Cmd::Help => match commands::help_for(arg, self.width) {
                 Ok(t) => Response::ok(t),
                 Err(e) => Response::err(e),
             },
@@ -436,10 +471,10 @@ impl Session {
         if let Some(t) = by_engine {
             let r = &t.report;
             s.push_str(&format!(
-                "   (engine: {} for {}, {} iterations in {:.1} s)",
+                "   (engine: {} for {}, {} in {:.1} s)",
                 describe_value(r.winrate, r.proven),
                 who(player),
-                group(r.iterations),
+                plural(r.iterations, "iteration"),
                 r.seconds
             ));
         }
@@ -468,7 +503,9 @@ impl Session {
             Ok(p) => p,
             Err(e) => {
                 let shown: String = text.chars().take(40).collect();
-                return Response::err(format!("{shown}: {e} (`help place` explains the notation)"));
+                return Response::err(format!(
+                    "{shown}: {e} (`help place` explains the notation, `help pieces` draws the pieces)"
+                ));
             }
         };
         if let Err(e) = self.pos.check_move(p) {
@@ -507,9 +544,9 @@ impl Session {
                 who(self.pos.to_move())
             ),
             s => format!(
-                "{} after {} placements.",
+                "{} after {}.",
                 result_line(&self.pos, s),
-                self.pos.plies()
+                placements(self.pos.plies())
             ),
         }
     }

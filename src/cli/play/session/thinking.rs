@@ -45,8 +45,8 @@ impl Session {
             }
             _ => {
                 out.push_str(&format!(
-                    "Stopped after {} iterations: nothing played. {}\n",
-                    group(t.report.iterations),
+                    "Stopped after {}: nothing played. {}\n",
+                    plural(t.report.iterations, "iteration"),
                     match t.report.best {
                         Some(b) => format!(
                             "Best so far: {b} ({} for {}).",
@@ -80,13 +80,12 @@ impl Session {
             out.push_str("Stopped (Ctrl-C): here is what the search found so far.\n");
         }
         out.push_str(&format!(
-            "{} to move: {} iterations in {:.1} s ({} thread{}, {} nodes)\n",
+            "{} to move: {} in {:.1} s ({}, {})\n",
             who(mover),
-            group(r.iterations),
+            plural(r.iterations, "iteration"),
             r.seconds,
-            r.threads,
-            if r.threads == 1 { "" } else { "s" },
-            group(r.nodes)
+            plural(r.threads as u64, "thread"),
+            plural(r.nodes, "node")
         ));
         match (r.best, r.proven) {
             (Some(b), Some(Proven::Win)) => out.push_str(&format!(

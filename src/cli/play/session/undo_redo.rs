@@ -58,9 +58,8 @@ impl Session {
         }
         let list: Vec<String> = taken.iter().map(|p| p.to_string()).collect();
         let mut out = format!(
-            "Took back {} placement{}: {}\n",
-            taken.len(),
-            if taken.len() == 1 { "" } else { "s" },
+            "Took back {}: {}\n",
+            moves_of(&self.pos, taken.len()),
             list.join(", ")
         );
         out.push_str(&self.board());
@@ -100,9 +99,8 @@ impl Session {
         }
         let list: Vec<String> = played.iter().map(|p| p.to_string()).collect();
         let mut out = format!(
-            "Replayed {} placement{}: {}\n",
-            played.len(),
-            if played.len() == 1 { "" } else { "s" },
+            "Replayed {}: {}\n",
+            moves_of(&self.pos, played.len()),
             list.join(", ")
         );
         out.push_str(&self.board());

@@ -1,5 +1,7 @@
 //! Tests of the session through [`Session::handle`], and a fuzz test that
-//! throws thousands of random and mutated lines at it.
+//! throws thousands of random and mutated lines at it; `newcomer.rs`: what
+//! a person new to the program runs into (mistyped commands, saves over
+//! other files, the engine taking its turn, warnings).
 
 use std::path::{Path, PathBuf};
 
@@ -13,10 +15,13 @@ use super::code;
 use super::commands::{self, Cmd, Input};
 use super::session::{Options, QuietUi, Session, You};
 
+mod newcomer;
+
 fn options(you: You, interactive: bool) -> Options {
     Options {
         you,
         budget: Budget::iterations(60),
+        width: 100,
         colours: false,
         interactive,
     }

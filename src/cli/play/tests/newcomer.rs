@@ -1,0 +1,155 @@
+//! What a person new to the program runs into.
+
+use super::*;
+
+#[test]
+fn a_mistyped_piece_letter_or_extra_words_never_run_a_command() {
+    let mut s = session(You::Both);
+    // `Q` is `quit`: `Q T0 330` (Q typed for O) must not quit.
+    let r = s.handle("Q T0 330");
+    assert!(r.error && !r.quit, "{}", r.text);
+    assert!(
+        r.text.contains("the pieces are L, T, Z and O"),
+        "{}",
+        r.text
+    );
+    let r = s.handle("quit now");
+    assert!(r.error && !r.quit, "{}", r.text);
+    for line in [
+        "show me",
+        "history please",
+        "new game",
+        "go fast",
+        "result now",
+    ] {
+        assert!(s.handle(line).error, "{line}");
+    }
+    // An unknown piece letter in a placement says what the pieces are.
+    assert!(err(&mut s, "place X T0 000").contains("L, T, Z or O"));
+    assert!(s.handle("quit").quit);
+}
+
+#[test]
+fn save_asks_before_replacing_a_file_it_did_not_write() {
+    let dir = temp_dir("ask");
+    let other = dir.join("notes.txt");
+    std::fs::write(&other, "precious").unwrap();
+    let name = other.display().to_string();
+    // In a script: refused, with the way to force it.
+    let mut s = session(You::Both);
+    ok(&mut s, "L E180 110");
+    let e = err(&mut s, &format!("save {name}"));
+    assert!(e.contains("save! "), "{e}");
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), "precious");
+    ok(&mut s, &format!("save! {name}"));
+    assert!(
+        std::fs::read_to_string(&other)
+            .unwrap()
+            .contains("L E180 110")
+    );
+    // `save --force` too; and a file the session wrote is replaced freely.
+    std::fs::write(&other, "precious").unwrap();
+    let mut s = session(You::Both);
+    ok(&mut s, "L E180 110");
+    ok(&mut s, &format!("save --force {name}"));
+    ok(&mut s, "O T0 330");
+    ok(&mut s, "save");
+    assert!(
+        std::fs::read_to_string(&other)
+            .unwrap()
+            .contains("O T0 330")
+    );
+    // At a terminal: a question; `no` keeps the file, `yes` replaces it.
+    std::fs::write(&other, "precious").unwrap();
+    let mut s = session_with(You::Both, true);
+    ok(&mut s, "L E180 110");
+    let q = ok(&mut s, &format!("save {name}"));
+    assert!(q.contains("Replace it? (yes/no)"), "{q}");
+    assert!(ok(&mut s, "no").contains("Not saved"));
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), "precious");
+    ok(&mut s, &format!("save {name}"));
+    assert!(ok(&mut s, "yes").contains("Saved 1 placement"));
+    assert!(
+        std::fs::read_to_string(&other)
+            .unwrap()
+            .contains("L E180 110")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_loaded_files_header_comments_survive_a_save() {
+    let dir = temp_dir("header");
+    let file = dir.join("game.caminos");
+    std::fs::write(
+        &file,
+        "# my game, from the club\n# round 3\n110 120 121 122  # L E180 110\n",
+    )
+    .unwrap();
+    let mut s = session(You::Both);
+    ok(&mut s, &format!("load {}", file.display()));
+    ok(&mut s, "O T0 330");
+    ok(&mut s, "save");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.starts_with("# my game, from the club\n# round 3\n110 120 121 122"),
+        "{text}"
+    );
+    assert!(text.contains("O T0 330"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn set_you_none_lets_the_engine_play_at_once() {
+    let mut s = session(You::Both);
+    ok(&mut s, "L E180 110");
+    let t = ok(&mut s, "set you none");
+    assert!(s.position().status().is_over(), "{t}");
+    assert!(t.contains("Game over"), "{t}");
+    // Against the engine, `set you 1` when it is player 2's turn: it answers.
+    let mut s = session(You::Both);
+    ok(&mut s, "L E180 110");
+    ok(&mut s, "set you 1");
+    assert_eq!(s.position().plies(), 2);
+}
+
+#[test]
+fn the_board_warns_of_a_win_in_one_against_the_engine() {
+    // After player 1's L T0 000 ... the sample position block-1 (player 1
+    // to move faces player 2's bridge next move).
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/tactics/block-1.caminos"
+    ))
+    .unwrap();
+    let pos = parse_game(&text).unwrap();
+    let code = code::encode(&pos);
+    let mut s = session(You::One);
+    let board = ok(&mut s, &format!("pos {code}"));
+    assert!(board.contains("threatens to win next move"), "{board}");
+    ok(&mut s, "set threats off");
+    assert!(!ok(&mut s, "show").contains("threatens"));
+    // Two people: off unless asked for.
+    let mut s = session(You::Both);
+    assert!(!ok(&mut s, &format!("pos {code}")).contains("threatens"));
+}
+
+#[test]
+fn help_draws_the_pieces_and_names_the_special_moves() {
+    let mut s = session(You::Both);
+    let pieces = ok(&mut s, "help pieces");
+    for name in [
+        "L: 24 orientations",
+        "T: 12",
+        "Z: 12",
+        "O: 3",
+        "E180",
+        "W270",
+    ] {
+        assert!(pieces.contains(name), "{name}");
+    }
+    assert!(ok(&mut s, "help pieces t").contains("T: 12 orientations"));
+    assert!(ok(&mut s, "help tm").contains("time machine"));
+    // A bad placement points to the drawings.
+    assert!(err(&mut s, "L X0 000").contains("help pieces"));
+}

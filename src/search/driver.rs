@@ -23,9 +23,9 @@ use super::report::{MoveStats, Proven, Report};
 use super::tree::{Node, Proof, ROOT};
 use super::worker::Worker;
 
-/// Default node cap: about 1 GiB. A Caminos search measured 29 bytes per
-/// node (peak RSS of a 5M-iteration search over its nodes: 24-byte nodes,
-/// spare room in child blocks, max-trees); 32 leaves some margin.
+/// Default node cap: 2^25 nodes, about 1.1 GiB. A Caminos search measured
+/// 36 bytes per node (peak RSS of 2M- to 5M-iteration searches over their
+/// nodes: 24-byte nodes, spare room in child blocks, max-trees).
 pub const DEFAULT_NODE_CAP: usize = (1 << 30) / 32;
 
 /// The visit count at which [`SearchConfig::threat_visits`] checks a node.

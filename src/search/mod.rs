@@ -37,7 +37,7 @@
 //!   (`replies.rs`), shun the bottom perimeter).
 //! - Root parallelism: one independent tree per thread, root statistics
 //!   summed per move at the end.
-//! - Memory: 24-byte nodes in `u32`-indexed arenas, about 29 bytes per node
+//! - Memory: 24-byte nodes in `u32`-indexed arenas, about 36 bytes per node
 //!   measured in all; a node cap ([`SearchConfig::node_cap`]) after which
 //!   the trees stop growing but the search goes on.
 

@@ -10,8 +10,11 @@
 # localhost/cabra-rust-builder, laid out like the official rust images:
 #   - a minimal Debian rootfs of the host's release (debootstrap, from the
 #     host's own apt mirror) with gcc and libc6-dev (static glibc);
-#   - the host's Rust toolchain (`rustc --print sysroot`: bin + lib) in
-#     /usr/local/rust, on PATH, CARGO_HOME=/usr/local/cargo;
+#   - the Rust toolchain the Containerfile declares (the version in its
+#     default RUST_IMAGE tag, e.g. rust:1.85-slim-bookworm: Rust 1.85.0,
+#     installed with rustup if missing; its `rustc --print sysroot`: bin +
+#     lib) in /usr/local/rust, on PATH, CARGO_HOME=/usr/local/cargo, so that
+#     the check builds with the Rust the image promises, not the host's;
 #   - the crates of Cargo.lock, vendored (outside the repository) into
 #     /opt/cabra-vendor, with /usr/local/cargo/config.toml pointing cargo at
 #     them, offline.
@@ -112,9 +115,18 @@ if [[ ! -f $rootfs/.cabra-complete ]]; then
     mv "$rootfs.tmp" "$rootfs"
 fi
 
-# --- 2. builder base image: rootfs + host Rust toolchain ---------------------
-rust_version="$(rustc --version | awk '{print $2}')"
-sysroot="$(rustc --print sysroot)"
+# --- 2. builder base image: rootfs + the Containerfile's Rust toolchain -------
+declared="$(sed -n 's/^ARG RUST_IMAGE=.*rust:\([0-9][0-9.]*\).*/\1/p' "$repo/Containerfile" | head -n 1)"
+[[ -n $declared ]] || die "no Rust version in the Containerfile's ARG RUST_IMAGE"
+# rust:1.85 means the newest 1.85.x; rustup's 1.85.0 is the oldest such,
+# the strictest test of the promise.
+[[ $declared == *.*.* ]] || declared="$declared.0"
+if ! rustup run "$declared" rustc --version >/dev/null 2>&1; then
+    say "installing Rust $declared (the Containerfile's) with rustup"
+    rustup toolchain install "$declared" --profile minimal >/dev/null
+fi
+rust_version="$(rustup run "$declared" rustc --version | awk '{print $2}')"
+sysroot="$(rustup run "$declared" rustc --print sysroot)"
 base="localhost/cabra-rust-builder-base:$rust_version"
 if [[ ${CABRA_REBUILD_BUILDER:-0} == 1 ]] || ! "${pod[@]}" image exists "$base"; then
     say "making $base from $rootfs and $sysroot"
@@ -218,7 +230,7 @@ fi
 say "summary"
 cat <<EOF
 image:        $image (built from $repo/Containerfile in ${build_seconds}s)
-builder:      $builder (Debian $codename rootfs + host rustc $rust_version; stands in for RUST_IMAGE)
+builder:      $builder (Debian $codename rootfs + rustc $rust_version, the Containerfile's; stands in for RUST_IMAGE)
 size:         $size bytes ($(numfmt --to=iec "$size"))
 entrypoint:   $entrypoint, PATH=$img_path
 labels:

@@ -9,4 +9,6 @@ mod commands;
 mod matches;
 mod play;
 mod search;
+#[cfg(unix)]
+mod signals;
 mod variants;

@@ -568,14 +568,10 @@ impl Session {
         r
     }
 
-    /// The note for leaving now: the position code of an unsaved game
-    /// (empty when nothing would be lost or no person is at a terminal).
+    /// The note for being ended by a signal now: the position code of an
+    /// unsaved game (empty when nothing would be lost), at a terminal or not.
     pub fn end_note(&self) -> String {
-        if self.interactive {
-            self.exit_note()
-        } else {
-            String::new()
-        }
+        self.exit_note()
     }
 
     /// What to say when the input ends (Ctrl-D on a terminal).

@@ -1,0 +1,101 @@
+//! Interrupted commands print what is finished: `analyze` the placements
+//! analysed, `match` the summary so far, `play` the code of an unsaved game.
+
+use std::io::Write;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::common::*;
+
+fn spawn(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_cabra"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cabra runs")
+}
+
+/// Sends `signal` to the child, then waits (at most 20 s) for its output.
+fn signal_and_wait(mut child: Child, signal: i32, after: Duration) -> std::process::Output {
+    std::thread::sleep(after);
+    // SAFETY: kill with the pid of our own child process.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, signal);
+    }
+    let start = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the command did not end"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn an_interrupted_analysis_prints_the_placements_finished() {
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        // A long budget: without the signal this would take minutes.
+        let game = data("games/random_000.caminos");
+        let child = spawn(&[
+            "analyze",
+            game.to_str().unwrap(),
+            "--iterations",
+            "3M",
+            "--threads",
+            "1",
+            "--json",
+        ]);
+        let out = signal_and_wait(child, signal, Duration::from_millis(1500));
+        assert_no_panic(&out, "analyze");
+        let j: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+        assert_eq!(j["interrupted"], true);
+        let done = j["moves"].as_array().unwrap().len();
+        assert!(done < j["placements"].as_u64().unwrap() as usize);
+    }
+}
+
+#[test]
+fn an_interrupted_match_prints_the_summary_so_far() {
+    let child = spawn(&[
+        "match",
+        "--games",
+        "400",
+        "--time",
+        "50ms",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    let out = signal_and_wait(child, libc::SIGTERM, Duration::from_millis(2500));
+    assert_no_panic(&out, "match");
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    assert_eq!(j["interrupted"], true);
+    let games = j["games"].as_u64().unwrap();
+    assert!(games < 400, "{j}");
+}
+
+#[test]
+fn a_terminated_session_prints_the_code_of_its_unsaved_game() {
+    for signal in [libc::SIGTERM, libc::SIGHUP] {
+        let mut child = spawn(&["play", "--you", "both"]);
+        let mut input = child.stdin.take().unwrap();
+        input.write_all(b"L E180 110\nO T0 330\n").unwrap();
+        input.flush().unwrap();
+        // Keep standard input open: the session waits for more.
+        let out = signal_and_wait(child, signal, Duration::from_millis(800));
+        drop(input);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("pos c1"), "{err}");
+        assert_ne!(out.status.code(), Some(0));
+    }
+}

@@ -37,6 +37,8 @@ enum Command {
     Selfplay(cli::match_cmd::SelfplayArgs),
     /// Count the tactical test positions (win in one, must-block, win in two) an engine solves.
     Tactics(cli::tactics_cmd::TacticsArgs),
+    /// Play and analyse games in the browser: a local web server (see docs/API.md).
+    Serve(cli::serve::ServeArgs),
     /// List the engine configurations (--engine, --a, --b) and their keys.
     Engines(cli::engines::EnginesArgs),
 }
@@ -69,6 +71,7 @@ fn main() -> ExitCode {
         Command::Selfplay(a) => cli::match_cmd::run_selfplay(a),
         Command::Tactics(a) => cli::tactics_cmd::run(a),
         Command::Engines(a) => cli::engines::run(a),
+        Command::Serve(a) => cli::serve::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

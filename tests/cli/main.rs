@@ -6,7 +6,9 @@ mod common;
 
 mod analyze;
 mod commands;
+mod http;
 mod matches;
 mod play;
 mod search;
+mod serve;
 mod variants;

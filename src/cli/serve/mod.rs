@@ -150,6 +150,16 @@ fn open_browser(url: &str) {
     }
 }
 
+/// A server whose standard output was closed (`cabra serve | head -1`)
+/// goes on serving: writes to a closed pipe fail instead of ending it.
+fn ignore_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: SIG_IGN is a valid action for SIGPIPE; no handler runs.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+}
+
 /// Runs `cabra serve` until the process is stopped.
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     let threads = args
@@ -190,15 +200,17 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
             ip => ip.to_string(),
         };
         let url = format!("http://{host}:{}/", local.port());
+        ignore_sigpipe();
+        // A reader of the address that went away must not stop the server.
         let mut out = std::io::stdout().lock();
-        writeln!(out, "{url}")?;
-        writeln!(
+        let _ = writeln!(out, "{url}");
+        let _ = writeln!(
             out,
             "cabra serve: open that address in a browser; {} search thread{}; Ctrl-C stops the server",
             threads,
             if threads == 1 { "" } else { "s" }
-        )?;
-        out.flush()?;
+        );
+        let _ = out.flush();
         drop(out);
         if args.open {
             open_browser(&url);

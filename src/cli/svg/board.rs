@@ -286,7 +286,7 @@ pub fn iso(pos: &Position, view: &View) -> String {
                     let (cx, cy) = project(u + 0.5, v + 0.5, f64::from(z) + 1.0);
                     let _ = write!(
                         s,
-                        r##"<ellipse class="last-mark" cx="{}" cy="{}" rx="6" ry="3.5" fill="#fff" stroke="#111" stroke-width="1.2"/>"##,
+                        r##"<ellipse class="last-mark" pointer-events="none" cx="{}" cy="{}" rx="6" ry="3.5" fill="#fff" stroke="#111" stroke-width="1.2"/>"##,
                         num(cx),
                         num(cy)
                     );
@@ -396,10 +396,10 @@ fn edges(s: &mut String, r: u8) {
         );
     };
     for (p, t) in [
-        ((4.0, -1.3), "N"),
-        ((4.0, 9.3), "S"),
-        ((-1.3, 4.0), "W"),
-        ((9.3, 4.0), "E"),
+        ((4.0, -1.6), "N"),
+        ((4.0, 9.4), "S"),
+        ((-1.6, 4.0), "W"),
+        ((9.4, 4.0), "E"),
     ] {
         text(s, p, t, 15, "#5a5142");
     }

@@ -11,7 +11,7 @@ use cabra::game::Player;
 
 const W: f64 = 640.0;
 const HT: f64 = 240.0;
-const LEFT: f64 = 44.0;
+const LEFT: f64 = 58.0;
 const RIGHT: f64 = 16.0;
 const TOP: f64 = 18.0;
 const BOTTOM: f64 = 34.0;

@@ -265,6 +265,7 @@ async function main() {
     wire();
     await openGame();
     window.cabra.times.ready = performance.now() - t0;
+    window.cabra.times.loaded = performance.now();
     document.body.dataset.ready = 'true';
   } catch (e) {
     $('status').textContent = `Cannot reach the server: ${e.message}`;

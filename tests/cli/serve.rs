@@ -183,7 +183,11 @@ fn illegal_placements_say_why() {
     for m in ["O T0 660", "L T0 050", "O T0 220", "L T0 540"] {
         assert_eq!(place(json!({ "move": m })).0, 200, "{m}");
     }
-    error(place(json!({ "move": "O T0 440" })), 422, "player 2 has no O left");
+    error(
+        place(json!({ "move": "O T0 440" })),
+        422,
+        "player 2 has no O left",
+    );
     let v = s.ok("GET", &game_path(&id, "/legal?piece=O"), None);
     assert_eq!(
         v["moves"].as_array().unwrap().len(),

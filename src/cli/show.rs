@@ -39,8 +39,8 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<()> {
     let pos = args.rules.load(Some(&args.file))?.position;
     if let Some(out) = &args.svg {
         let mut caption = vec![super::render::status_line(&pos)];
-        if let Some(p) = pos.history().last() {
-            caption.push(format!("last placement: {p} (move {})", pos.plies()));
+        if let Some(m) = pos.moves().last() {
+            caption.push(format!("last move: {m} (move {})", pos.plies()));
         }
         let svg = super::svg::board::picture(&pos, &caption);
         super::files::save_atomically(out, svg.as_bytes())?;

@@ -258,6 +258,32 @@ def test_a_bad_file_is_refused_with_its_line(browser):
     assert not page.errors, page.errors
 
 
+def test_a_new_game_under_other_rules_offers_the_swap(browser):
+    page = open_page(browser)
+    set_players(page, "human", "human")
+    page.select_option("#rules", "bridget")
+    page.check("#swap")
+    page.click("#new")
+    expect(page.locator("#perimeter")).to_contain_text("Rules: bridget swap. Edge columns")
+    expect(page.locator("#do-swap")).to_be_hidden()
+    cell(page, 1, 1).click()
+    wait_ply(page, 1)
+    expect(page.locator("#do-swap")).to_be_visible()
+    page.click("#do-swap")
+    wait_ply(page, 2)
+    expect(page.locator("#moves li").nth(1)).to_have_text("swap")
+    expect(page.locator("#iso g.cube.p2")).to_have_count(4)
+    expect(page.locator("#result")).to_have_text("Move 3: player 1 to move")
+    with page.expect_download() as d:
+        page.click("#save")
+    path = Path(tempfile.mkdtemp()) / "swap.caminos"
+    d.value.save_as(path)
+    assert path.read_text().startswith("# rules: bridget swap\n"), path.read_text()
+    out = subprocess.run([BIN, "check", str(path)], capture_output=True, text=True)
+    assert out.returncode == 0 and "2 moves" in out.stdout, (out.stdout, out.stderr)
+    assert not page.errors, page.errors
+
+
 def test_the_engine_plays_itself_thinking_live_and_stops(browser):
     page = open_page(browser)
     page.fill("#time", "60")

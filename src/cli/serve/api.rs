@@ -8,7 +8,9 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use cabra::game::record::{parse_record, write_record};
-use cabra::game::{Piece, Placement, Player, Position, parse_move, table};
+use cabra::game::{
+    Move, Piece, Placement, Player, Position, Rules, parse_move, parse_placement_or_cells, table,
+};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -37,9 +39,29 @@ pub async fn info(State(app): State<Arc<App>>) -> axum::Json<Value> {
     }))
 }
 
+/// The body of `create` and `new`: the rules (those of `cabra serve`'s
+/// options when absent).
+#[derive(Deserialize)]
+pub struct RulesRequest {
+    rules: Option<String>,
+}
+
+impl RulesRequest {
+    fn rules(&self, default: Rules) -> Result<Rules, ApiError> {
+        match &self.rules {
+            None => Ok(default),
+            Some(text) => text.parse().map_err(ApiError::bad),
+        }
+    }
+}
+
 /// `POST /api/games`: a new game for a tab.
-pub async fn create(State(app): State<Arc<App>>) -> Result<Response, ApiError> {
-    let (id, game) = app.store.create(app.engine())?;
+pub async fn create(
+    State(app): State<Arc<App>>,
+    Json(req): Json<RulesRequest>,
+) -> Result<Response, ApiError> {
+    let rules = req.rules(app.rules)?;
+    let (id, game) = app.store.create(app.engine(), rules)?;
     let state = state_json(&id, &lock(&game));
     Ok((StatusCode::CREATED, axum::Json(state)).into_response())
 }
@@ -79,19 +101,19 @@ pub async fn place(
     g.ensure_idle()?;
     let p = match (&req.text, &req.aim) {
         (Some(text), None) => {
-            let p = parse_move(text).map_err(|e| ApiError::bad(e.0))?;
-            if let Err(e) = g.pos.check(p) {
+            let m = parse_move(text).map_err(|e| ApiError::bad(e.0))?;
+            if let Err(e) = g.pos.check_move(m) {
                 return Err(ApiError::unprocessable(format!(
-                    "{p} is illegal: {}",
+                    "{m} is illegal: {}",
                     why(&e)
                 )));
             }
-            p
+            m
         }
         (None, Some(a)) => {
             let aimed = aim(&g.pos, a)?;
             match (aimed.placement, aimed.reason) {
-                (Some(p), None) => p,
+                (Some(p), None) => Move::Place(p),
                 (Some(p), Some(r)) => {
                     return Err(ApiError::unprocessable(format!("{p} is illegal: {r}")));
                 }
@@ -104,11 +126,11 @@ pub async fn place(
     Ok(axum::Json(state_json(&id, &g)))
 }
 
-/// Plays a legal placement: the redo line is kept when it is its next
-/// placement, dropped otherwise.
-pub fn play(g: &mut super::store::Game, p: Placement) {
-    g.pos.play(p);
-    if g.redo.last() == Some(&p) {
+/// Plays a legal move: the redo line is kept when it is its next move,
+/// dropped otherwise.
+pub fn play(g: &mut super::store::Game, m: Move) {
+    g.pos.play_move(m);
+    if g.redo.last() == Some(&m) {
         g.redo.pop();
     } else {
         g.redo.clear();
@@ -138,7 +160,7 @@ pub async fn redo(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer
         .redo
         .pop()
         .ok_or_else(|| ApiError::conflict("nothing to redo"))?;
-    g.pos.play(p);
+    g.pos.play_move(p);
     Ok(axum::Json(state_json(&id, &g)))
 }
 
@@ -170,17 +192,23 @@ pub async fn goto(
     }
     while g.pos.plies() < req.ply {
         let p = g.redo.pop().expect("the line is long enough");
-        g.pos.play(p);
+        g.pos.play_move(p);
     }
     Ok(axum::Json(state_json(&id, &g)))
 }
 
-/// `POST /api/games/{id}/new`: the empty board.
-pub async fn new_game(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer {
+/// `POST /api/games/{id}/new`: the empty board, under the rules asked
+/// for (the game's rules when absent).
+pub async fn new_game(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Json(req): Json<RulesRequest>,
+) -> Answer {
     let game = app.store.get(&id)?;
     let mut g = lock(&game);
     g.ensure_idle()?;
-    set_position(&mut g, Position::new(), Vec::new());
+    let rules = req.rules(g.pos.rules())?;
+    set_position(&mut g, Position::with_rules(rules), Vec::new());
     Ok(axum::Json(state_json(&id, &g)))
 }
 
@@ -328,7 +356,8 @@ pub async fn view(
     let pos = lock(&game).pos;
     let mut ghosts = Vec::new();
     for gr in &req.ghosts {
-        let p = parse_move(&gr.text).map_err(|e| ApiError::bad(e.0))?;
+        let p = parse_placement_or_cells(&gr.text)
+            .map_err(|e| ApiError::bad(format!("a ghost is a placement: {}", e.0)))?;
         let kind = match gr.kind.as_str() {
             "line" => GhostKind::Line,
             "better" => GhostKind::Better,

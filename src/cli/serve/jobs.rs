@@ -14,7 +14,7 @@ use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use cabra::engine::analysis::analyse;
 use cabra::engine::{Budget, Engine};
-use cabra::game::{Placement, Position};
+use cabra::game::{Move, Position};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio_stream::{Stream, StreamExt};
@@ -148,7 +148,7 @@ pub async fn think(
                     "winrate": r.winrate,
                     "player": pos.to_move().number(),
                     "best": r.best.map(|b| b.to_string()),
-                    "pv": r.pv.iter().map(Placement::to_string).collect::<Vec<_>>(),
+                    "pv": r.pv.iter().map(Move::to_string).collect::<Vec<_>>(),
                 });
                 let _ = events.send(super::store::Event {
                     name: "thinking",
@@ -181,7 +181,7 @@ pub async fn think(
             "winrate": r.winrate,
             "iterations": r.iterations,
             "seconds": r.seconds,
-            "pv": r.pv.iter().map(Placement::to_string).collect::<Vec<_>>(),
+            "pv": r.pv.iter().map(Move::to_string).collect::<Vec<_>>(),
             "state": state_json(&id, &g),
         });
         g.send("moved", moved);
@@ -210,10 +210,9 @@ pub async fn start_analysis(
         }
         (start(&mut g, Busy::Waiting)?, line)
     };
-    let mut end = Position::new();
-    for &p in &line {
-        end.play(p);
-    }
+    let rules = lock(&game).pos.rules();
+    let end = Position::from_moves(rules, &line)
+        .map_err(|_| ApiError::conflict("the game's line does not replay"))?;
     let (app2, game2) = (app.clone(), game.clone());
     tokio::spawn(async move {
         let events = lock(&game2).events.clone();

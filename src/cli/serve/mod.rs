@@ -32,9 +32,10 @@ use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use cabra::engine::{Budget, Engine, parse_duration};
+use cabra::game::Rules;
 use tokio::sync::Semaphore;
 
-use super::options::{EngineOptions, all_cores};
+use super::options::{EngineOptions, RulesOptions, all_cores};
 use guard::ApiError;
 use store::Store;
 
@@ -65,6 +66,9 @@ pub struct ServeArgs {
     /// A game with no request for this long is forgotten, e.g. 30m.
     #[arg(long, default_value = "30m", value_parser = parse_duration, value_name = "T")]
     pub idle: Duration,
+    /// The rules of new games (the page can choose others).
+    #[command(flatten)]
+    pub rules: RulesOptions,
     #[command(flatten)]
     pub engine: EngineOptions,
 }
@@ -81,6 +85,8 @@ pub struct App {
     pub options: EngineOptions,
     /// The port served (for the Host and Origin checks).
     pub port: u16,
+    /// The rules of new games unless the page asks for others.
+    pub rules: Rules,
 }
 
 impl App {
@@ -186,6 +192,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
             threads,
             options: args.engine.clone(),
             port: local.port(),
+            rules: args.rules.rules(),
         });
         let sweeper = app.clone();
         tokio::spawn(async move {

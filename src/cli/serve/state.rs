@@ -16,21 +16,23 @@ use super::store::{Analysis, Game};
 pub fn state_json(id: &str, g: &Game) -> Value {
     let line = g.line();
     let pos = &g.pos;
-    let mut replay = Position::new();
+    let mut replay = Position::with_rules(pos.rules());
     let moves: Vec<Value> = line
         .iter()
         .enumerate()
-        .map(|(i, &p)| {
+        .map(|(i, &m)| {
             let player = replay.to_move().number();
-            replay.play(p);
+            replay.play_move(m);
             json!({
                 "ply": i + 1,
                 "player": player,
-                "move": p.to_string(),
-                "cells": cells_text(p),
+                "move": m.to_string(),
+                "cells": m.placement().map(cells_text),
             })
         })
         .collect();
+    let mut special = Vec::new();
+    pos.for_each_special(|m| special.push(m.to_string()));
     let left: Vec<Value> = Player::BOTH
         .iter()
         .map(|&pl| {
@@ -50,10 +52,16 @@ pub fn state_json(id: &str, g: &Game) -> Value {
         "result": game.result,
         "by": game.by,
         "text": game.text,
+        "rules": game.rules,
+        "count": pos.rules().count_name(),
         "perimeter": game.perimeter,
+        "edge": game.edge,
+        "time_machine_used": game.time_machine_used,
+        "swapped": game.swapped,
+        "special": special,
         "left": left,
         "code": code::encode(pos),
-        "last": pos.history().last().map(|p| p.to_string()),
+        "last": pos.moves().last().map(|m| m.to_string()),
         "busy": g.busy.map(|b| b.name()),
         "can_undo": pos.plies() > 0,
         "can_redo": !g.redo.is_empty(),
@@ -106,6 +114,7 @@ pub fn why(e: &PlacementError) -> String {
         }
         PlacementError::NoPieceLeft { player, piece } => format!("{player} has no {piece} left"),
         PlacementError::GameOver(s) => format!("the game is over ({s})"),
+        other => other.to_string(),
     }
 }
 

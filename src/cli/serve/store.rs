@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use axum::http::StatusCode;
 use cabra::engine::Engine;
 use cabra::engine::analysis::{MoveAnalysis, Summary};
-use cabra::game::{Placement, Position};
+use cabra::game::{Move, Position, Rules};
 use rand::Rng;
 use tokio::sync::broadcast;
 
@@ -51,7 +51,7 @@ impl Busy {
 #[derive(Clone, Debug)]
 pub struct Analysis {
     /// The placements analysed (the game's whole line when it started).
-    pub line: Vec<Placement>,
+    pub line: Vec<Move>,
     /// One entry per placement analysed.
     pub moves: Vec<MoveAnalysis>,
     /// Totals per player.
@@ -64,8 +64,8 @@ pub struct Analysis {
 pub struct Game {
     /// The position shown.
     pub pos: Position,
-    /// Placements undone, the next one to redo last.
-    pub redo: Vec<Placement>,
+    /// Moves undone, the next one to redo last.
+    pub redo: Vec<Move>,
     /// Comment lines before the first placement of a loaded file, kept on save.
     pub header: Vec<String>,
     /// The engine; `None` while a search or an analysis has it.
@@ -83,12 +83,12 @@ pub struct Game {
 }
 
 impl Game {
-    fn new(engine: Engine) -> Game {
+    fn new(engine: Engine, rules: Rules) -> Game {
         let mut engine = engine;
         let stop = Arc::new(AtomicBool::new(false));
         engine.share_stop_flag(stop.clone());
         Game {
-            pos: Position::new(),
+            pos: Position::with_rules(rules),
             redo: Vec::new(),
             header: Vec::new(),
             engine: Some(engine),
@@ -100,9 +100,9 @@ impl Game {
         }
     }
 
-    /// The whole line: the placements played, then those that redo would bring back.
-    pub fn line(&self) -> Vec<Placement> {
-        let mut line = self.pos.history().to_vec();
+    /// The whole line: the moves played, then those that redo would bring back.
+    pub fn line(&self) -> Vec<Move> {
+        let mut line = self.pos.moves().to_vec();
         line.extend(self.redo.iter().rev());
         line
     }
@@ -164,8 +164,12 @@ impl Store {
         }
     }
 
-    /// Adds a game with this engine; 503 when the store is full.
-    pub fn create(&self, engine: Engine) -> Result<(String, Arc<Mutex<Game>>), ApiError> {
+    /// Adds a game with this engine under these rules; 503 when the store is full.
+    pub fn create(
+        &self,
+        engine: Engine,
+        rules: Rules,
+    ) -> Result<(String, Arc<Mutex<Game>>), ApiError> {
         self.expire();
         let mut games = lock(&self.games);
         if games.len() >= self.max_games {
@@ -178,7 +182,7 @@ impl Store {
             ));
         }
         let id = format!("{:032x}", rand::rng().random::<u128>());
-        let game = Arc::new(Mutex::new(Game::new(engine)));
+        let game = Arc::new(Mutex::new(Game::new(engine, rules)));
         games.insert(id.clone(), game.clone());
         Ok((id, game))
     }

@@ -6,7 +6,7 @@
 
 use std::fmt::Write;
 
-use cabra::game::{Cell, Player, Position, Status, WinReason};
+use cabra::game::{Cell, Move, Player, Position, Status, WinReason};
 
 use super::{escape, num, shades};
 
@@ -183,6 +183,16 @@ pub fn bridge_cells(pos: &Position) -> Vec<Cell> {
     best
 }
 
+/// The cubes of the last move when it was a placement (a swap or a time
+/// machine marks nothing).
+fn last_cells(pos: &Position) -> Vec<Cell> {
+    pos.moves()
+        .last()
+        .and_then(|m| Move::placement(*m))
+        .map(|p| p.entry().cells.cells().collect())
+        .unwrap_or_default()
+}
+
 /// One thing drawn in the isometric view.
 struct Item {
     cell: [i8; 3],
@@ -193,11 +203,7 @@ struct Item {
 /// The isometric view as an `<svg>` element.
 pub fn iso(pos: &Position, view: &View) -> String {
     let r = view.rotation % 4;
-    let last: Vec<Cell> = pos
-        .history()
-        .last()
-        .map(|p| p.entry().cells.cells().collect())
-        .unwrap_or_default();
+    let last = last_cells(pos);
     let bridge = bridge_cells(pos);
     let mut s = String::new();
     let _ = write!(
@@ -414,11 +420,7 @@ fn edges(s: &mut String, r: u8) {
 /// The top view as an `<svg>` element: each column in the colour of its
 /// top cube, darker the higher it stands, with its height written on it.
 pub fn top(pos: &Position, view: &View) -> String {
-    let last: Vec<Cell> = pos
-        .history()
-        .last()
-        .map(|p| p.entry().cells.cells().collect())
-        .unwrap_or_default();
+    let last = last_cells(pos);
     let bridge = bridge_cells(pos);
     let o = 24.0;
     let mut s = String::new();

@@ -21,6 +21,8 @@ window.cabra = { ui, times: {} };
 
 const humanTurn = () => ui.game && ui.game.result === 'ongoing' && !ui.game.busy && ui.players[ui.game.to_move] === 'human';
 const orientation = () => ui.orientations[ui.piece][ui.orient[ui.piece]];
+// Only placements are drawn as ghosts (not `swap` or `tm`).
+const isPlacement = (m) => /^[LTZO] /.test(m || '');
 
 function ghosts() {
   const out = [];
@@ -28,14 +30,14 @@ function ghosts() {
   if (ui.thinking && g.busy) {
     let player = ui.thinking.player;
     ui.thinking.pv.slice(0, 3).forEach((m, i) => {
-      out.push({ move: m, kind: 'line', player, label: String(i + 1) });
-      player = 3 - player;
+      if (isPlacement(m)) out.push({ move: m, kind: 'line', player, label: String(i + 1) });
+      if (m !== 'tm') player = 3 - player;
     });
   } else if (ui.analysis && ui.reviewing && g.ply === ui.reviewing - 1) {
     const m = ui.analysis.moves.find((x) => x.ply === ui.reviewing);
     if (m) {
-      out.push({ move: m.played, kind: 'line', player: m.player, label: '1' });
-      if (m.best && m.best !== m.played) out.push({ move: m.best, kind: 'better', player: m.player, label: '★' });
+      if (isPlacement(m.played)) out.push({ move: m.played, kind: 'line', player: m.player, label: '1' });
+      if (isPlacement(m.best) && m.best !== m.played) out.push({ move: m.best, kind: 'better', player: m.player, label: '★' });
     }
   }
   return out;
@@ -212,7 +214,15 @@ function wire() {
   $('orient-next').onclick = () => cycle(1);
   $('orient-prev').onclick = () => cycle(-1);
   $('typed').onsubmit = (e) => { e.preventDefault(); const v = $('typed-move').value.trim(); if (v) place({ move: v }).then(() => { if (!$('message').classList.contains('bad')) $('typed-move').value = ''; }); };
-  $('new').onclick = async () => { ui.analysis = null; ui.reviewing = null; if (await act(() => api.newGame(ui.id))) note('New game.', 'ok'); maybeEngine(); };
+  $('new').onclick = async () => {
+    ui.analysis = null;
+    ui.reviewing = null;
+    const rules = $('rules').value + ($('swap').checked ? ' swap' : '');
+    if (await act(() => api.newGame(ui.id, rules))) note(`New game (${rules} rules).`, 'ok');
+    maybeEngine();
+  };
+  $('do-swap').onclick = () => place({ move: 'swap' });
+  $('do-tm').onclick = () => place({ move: 'tm' });
   $('undo').onclick = undo;
   $('redo').onclick = () => act(() => api.redo(ui.id));
   $('go').onclick = engineMove;

@@ -61,7 +61,7 @@ export function drawGame(ui, onGoto) {
   const marks = new Map();
   if (ui.analysis) for (const m of ui.analysis.moves) if (m.mark) marks.set(m.ply, m.mark.replace('_', ' '));
   for (const m of g.line) {
-    const li = el('li', { class: `p${m.player}`, 'data-ply': m.ply, title: m.cells }, m.move);
+    const li = el('li', { class: `p${m.player}`, 'data-ply': m.ply, title: m.cells || m.move }, m.move);
     if (m.ply === g.ply) li.classList.add('current');
     if (m.ply > g.ply) li.classList.add('future');
     if (marks.has(m.ply)) li.append(el('span', { class: 'mark' }, marks.get(m.ply)));
@@ -71,7 +71,18 @@ export function drawGame(ui, onGoto) {
   const cur = list.querySelector('.current');
   if (cur) cur.scrollIntoView({ block: 'nearest' });
   $('result').textContent = g.result === 'ongoing' ? `Move ${g.ply + 1}: player ${g.to_move} to move` : g.text;
-  $('perimeter').textContent = `Perimeter pieces: player 1 ${g.perimeter[0]}, player 2 ${g.perimeter[1]} (fewer wins if nobody bridges)`;
+  const counts = g.count === 'edge'
+    ? `Edge columns: player 1 ${g.edge[0]}, player 2 ${g.edge[1]} (more wins if nobody bridges)`
+    : `Perimeter pieces: player 1 ${g.perimeter[0]}, player 2 ${g.perimeter[1]} (fewer wins if nobody bridges)`;
+  const extras = [];
+  if (g.swapped) extras.push('player 2 swapped');
+  g.time_machine_used.forEach((u, i) => { if (u) extras.push(`player ${i + 1} used the time machine`); });
+  $('perimeter').textContent = `Rules: ${g.rules}. ${counts}${extras.length ? '; ' + extras.join(', ') : ''}.`;
+  for (const [id, m] of [['do-swap', 'swap'], ['do-tm', 'tm']]) {
+    const b = $(id);
+    b.hidden = !g.special.includes(m);
+    b.disabled = !!g.busy;
+  }
   $('code').value = g.code;
   $('undo').disabled = !g.can_undo || !!g.busy;
   $('redo').disabled = !g.can_redo || !!g.busy;

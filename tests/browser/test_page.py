@@ -284,6 +284,20 @@ def test_a_new_game_under_other_rules_offers_the_swap(browser):
     assert not page.errors, page.errors
 
 
+def test_a_game_the_server_forgot_is_replaced(browser):
+    page = open_page(browser)
+    set_players(page, "human", "human")
+    old = page.evaluate("window.cabra.ui.id")
+    status = page.evaluate(f"fetch('/api/games/{old}', {{method: 'DELETE'}}).then(r => r.status)")
+    assert status == 200
+    cell(page, 4, 4).click()
+    expect(page.locator("#message")).to_contain_text("a new game was started")
+    assert page.evaluate("window.cabra.ui.id") != old
+    cell(page, 4, 4).click()
+    wait_ply(page, 1)
+    assert not page.errors, page.errors
+
+
 def test_the_engine_plays_itself_thinking_live_and_stops(browser):
     page = open_page(browser)
     page.fill("#time", "60")

@@ -52,7 +52,7 @@ async function redraw() {
     const a = await drawBoard({ id: ui.id, ply: ui.game.ply, rotation: ui.rotation, layers: ui.layers, aim, ghosts: ghosts() });
     if (a) say(a.legal ? `${a.move}: legal — click to place` : `Illegal: ${a.reason}`, a.legal ? 'ok' : 'bad');
     else if (aim === null && ui.column === null) say(ui.note || '', ui.noteKind);
-  } catch (e) { say(e.message, 'bad'); }
+  } catch (e) { if (!await recover(e)) say(e.message, 'bad'); }
 }
 
 function note(text, kind) { ui.note = text; ui.noteKind = kind; say(text, kind); }
@@ -79,9 +79,24 @@ async function show(game) {
   await redraw();
 }
 
+// A game the server no longer holds (it expired while the tab was idle,
+// or the server restarted): start a new one and say so.
+async function recover(e) {
+  if (e.status !== 404 || !/no such game/.test(e.message)) return false;
+  sessionStorage.removeItem(KEY);
+  ui.analysis = null;
+  ui.reviewing = null;
+  await openGame();
+  note('That game had expired on the server: a new game was started.', 'bad');
+  return true;
+}
+
 // Runs a request that changes the game, shows the result or the error.
 async function act(f) {
-  try { await show(await f()); return true; } catch (e) { note(e.message, 'bad'); return false; }
+  try { await show(await f()); return true; } catch (e) {
+    if (!await recover(e)) note(e.message, 'bad');
+    return false;
+  }
 }
 
 function budget() {

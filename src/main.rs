@@ -47,6 +47,8 @@ enum Command {
     /// Count the tactical test positions (win in one, must-block, win in two) an engine solves.
     #[command(allow_negative_numbers = true)]
     Tactics(cli::tactics_cmd::TacticsArgs),
+    /// Play and analyse games in the browser: a local web server (see docs/API.md).
+    Serve(cli::serve::ServeArgs),
     /// List the engine configurations (--engine, --a, --b) and their keys.
     #[command(allow_negative_numbers = true)]
     Engines(cli::engines::EnginesArgs),
@@ -80,6 +82,7 @@ fn main() -> ExitCode {
         Command::Selfplay(a) => cli::match_cmd::run_selfplay(a),
         Command::Tactics(a) => cli::tactics_cmd::run(a),
         Command::Engines(a) => cli::engines::run(a),
+        Command::Serve(a) => cli::serve::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

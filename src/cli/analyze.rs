@@ -32,6 +32,9 @@ pub struct AnalyzeArgs {
     /// Print one JSON document instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Also write the win-rate graph with the marks to this SVG file.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
 }
 
 /// The whole analysis (the `--json` document).
@@ -190,6 +193,11 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
         summary,
         result: GameJson::of(&pos),
     };
+    if let Some(out) = &args.svg {
+        let title = format!("{}: {}", analysis.file, analysis.result.text);
+        let svg = super::svg::plot::picture(&analysis.moves, analysis.placements, &title);
+        super::files::save_atomically(out, svg.as_bytes())?;
+    }
     let text = if args.json {
         serde_json::to_string_pretty(&analysis).context("writing JSON")? + "\n"
     } else {

@@ -18,6 +18,9 @@ pub struct ShowArgs {
     pub json: bool,
     #[command(flatten)]
     pub rules: RulesOptions,
+    /// Also write a picture (the 3D view and the top view) to this SVG file.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
 }
 
 #[derive(serde::Serialize)]
@@ -34,6 +37,14 @@ struct ShowJson {
 /// Prints the position at the end of the file.
 pub fn run(args: &ShowArgs) -> anyhow::Result<()> {
     let pos = args.rules.load(Some(&args.file))?.position;
+    if let Some(out) = &args.svg {
+        let mut caption = vec![super::render::status_line(&pos)];
+        if let Some(m) = pos.moves().last() {
+            caption.push(format!("last move: {m} (move {})", pos.plies()));
+        }
+        let svg = super::svg::board::picture(&pos, &caption);
+        super::files::save_atomically(out, svg.as_bytes())?;
+    }
     if args.json {
         let columns = (0..8u8)
             .map(|y| {

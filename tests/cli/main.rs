@@ -6,9 +6,11 @@ mod common;
 
 mod analyze;
 mod commands;
+mod http;
 mod matches;
 mod play;
 mod search;
+mod serve;
 #[cfg(unix)]
 mod signals;
 mod variants;

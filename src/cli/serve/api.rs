@@ -1,0 +1,406 @@
+//! The JSON API of a game: create, read, place, undo/redo, go to a ply,
+//! new game, load and save `.caminos` files, position codes, the legal
+//! placements of a piece, and the SVG views (see docs/API.md).
+
+use std::sync::Arc;
+
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use cabra::game::record::{parse_record, write_record};
+use cabra::game::{
+    Move, Piece, Placement, Player, Position, Rules, parse_move, parse_placement_or_cells, table,
+};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::super::play::code;
+use super::super::svg::board::{self, Ghost, GhostKind, View};
+use super::App;
+use super::guard::{ApiError, Body, Json};
+use super::state::{Aim, aim, aimed_json, shapes_json, state_json, why};
+use super::store::lock;
+
+type Answer = Result<axum::Json<Value>, ApiError>;
+
+/// `GET /api/shapes`: the pieces and their orientations.
+pub async fn shapes() -> axum::Json<Value> {
+    axum::Json(shapes_json())
+}
+
+/// `GET /api/info`: the server's version, limits and the size of its page.
+pub async fn info(State(app): State<Arc<App>>) -> axum::Json<Value> {
+    axum::Json(json!({
+        "version": env!("CARGO_PKG_VERSION"),
+        "threads": app.threads,
+        "max_games": app.store.max_games,
+        "idle_seconds": app.store.idle.as_secs(),
+        "assets_bytes": super::assets::total_size(),
+    }))
+}
+
+/// The body of `create` and `new`: the rules (those of `cabra serve`'s
+/// options when absent).
+#[derive(Deserialize)]
+pub struct RulesRequest {
+    rules: Option<String>,
+}
+
+impl RulesRequest {
+    fn rules(&self, default: Rules) -> Result<Rules, ApiError> {
+        match &self.rules {
+            None => Ok(default),
+            Some(text) => text.parse().map_err(ApiError::bad),
+        }
+    }
+}
+
+/// `POST /api/games`: a new game for a tab.
+pub async fn create(
+    State(app): State<Arc<App>>,
+    Json(req): Json<RulesRequest>,
+) -> Result<Response, ApiError> {
+    let rules = req.rules(app.rules)?;
+    let (id, game) = app.store.create(app.engine(), rules)?;
+    let state = state_json(&id, &lock(&game));
+    Ok((StatusCode::CREATED, axum::Json(state)).into_response())
+}
+
+/// `GET /api/games/{id}`: the state.
+pub async fn get(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer {
+    let game = app.store.get(&id)?;
+    let g = lock(&game);
+    Ok(axum::Json(state_json(&id, &g)))
+}
+
+/// `DELETE /api/games/{id}`: forgets the game.
+pub async fn delete(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer {
+    if app.store.remove(&id) {
+        Ok(axum::Json(json!({ "deleted": id })))
+    } else {
+        Err(ApiError::new(StatusCode::NOT_FOUND, "no such game"))
+    }
+}
+
+/// The body of `place`: a placement typed (`move`) or aimed (`aim`).
+#[derive(Deserialize)]
+pub struct PlaceRequest {
+    #[serde(rename = "move")]
+    text: Option<String>,
+    aim: Option<Aim>,
+}
+
+/// `POST /api/games/{id}/place`.
+pub async fn place(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Json(req): Json<PlaceRequest>,
+) -> Answer {
+    let game = app.store.get(&id)?;
+    let mut g = lock(&game);
+    g.ensure_idle()?;
+    let p = match (&req.text, &req.aim) {
+        (Some(text), None) => {
+            let m = parse_move(text).map_err(|e| ApiError::bad(e.0))?;
+            if let Err(e) = g.pos.check_move(m) {
+                return Err(ApiError::unprocessable(format!(
+                    "{m} is illegal: {}",
+                    why(&e)
+                )));
+            }
+            m
+        }
+        (None, Some(a)) => {
+            let aimed = aim(&g.pos, a)?;
+            match (aimed.placement, aimed.reason) {
+                (Some(p), None) => Move::Place(p),
+                (Some(p), Some(r)) => {
+                    return Err(ApiError::unprocessable(format!("{p} is illegal: {r}")));
+                }
+                (None, r) => return Err(ApiError::unprocessable(r.unwrap_or_default())),
+            }
+        }
+        _ => return Err(ApiError::bad("give either `move` (notation) or `aim`")),
+    };
+    play(&mut g, p);
+    Ok(axum::Json(state_json(&id, &g)))
+}
+
+/// Plays a legal move: the redo line is kept when it is its next move,
+/// dropped otherwise.
+pub fn play(g: &mut super::store::Game, m: Move) {
+    g.pos.play_move(m);
+    if g.redo.last() == Some(&m) {
+        g.redo.pop();
+    } else {
+        g.redo.clear();
+    }
+    g.keep_analysis_if_current();
+}
+
+/// `POST /api/games/{id}/undo`.
+pub async fn undo(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer {
+    let game = app.store.get(&id)?;
+    let mut g = lock(&game);
+    g.ensure_idle()?;
+    let p = g
+        .pos
+        .undo()
+        .ok_or_else(|| ApiError::conflict("nothing to undo: no placement has been made"))?;
+    g.redo.push(p);
+    Ok(axum::Json(state_json(&id, &g)))
+}
+
+/// `POST /api/games/{id}/redo`.
+pub async fn redo(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer {
+    let game = app.store.get(&id)?;
+    let mut g = lock(&game);
+    g.ensure_idle()?;
+    let p = g
+        .redo
+        .pop()
+        .ok_or_else(|| ApiError::conflict("nothing to redo"))?;
+    g.pos.play_move(p);
+    Ok(axum::Json(state_json(&id, &g)))
+}
+
+/// The body of `goto`.
+#[derive(Deserialize)]
+pub struct GotoRequest {
+    ply: usize,
+}
+
+/// `POST /api/games/{id}/goto`: undo or redo to this ply of the line.
+pub async fn goto(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Json(req): Json<GotoRequest>,
+) -> Answer {
+    let game = app.store.get(&id)?;
+    let mut g = lock(&game);
+    g.ensure_idle()?;
+    let len = g.line().len();
+    if req.ply > len {
+        return Err(ApiError::bad(format!(
+            "ply {} is past the end of the game ({len} placements)",
+            req.ply
+        )));
+    }
+    while g.pos.plies() > req.ply {
+        let p = g.pos.undo().expect("plies > 0");
+        g.redo.push(p);
+    }
+    while g.pos.plies() < req.ply {
+        let p = g.redo.pop().expect("the line is long enough");
+        g.pos.play_move(p);
+    }
+    Ok(axum::Json(state_json(&id, &g)))
+}
+
+/// `POST /api/games/{id}/new`: the empty board, under the rules asked
+/// for (the game's rules when absent).
+pub async fn new_game(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Json(req): Json<RulesRequest>,
+) -> Answer {
+    let game = app.store.get(&id)?;
+    let mut g = lock(&game);
+    g.ensure_idle()?;
+    let rules = req.rules(g.pos.rules())?;
+    set_position(&mut g, Position::with_rules(rules), Vec::new());
+    Ok(axum::Json(state_json(&id, &g)))
+}
+
+fn set_position(g: &mut super::store::Game, pos: Position, header: Vec<String>) {
+    g.pos = pos;
+    g.header = header;
+    g.redo.clear();
+    g.analysis = None;
+}
+
+/// `POST /api/games/{id}/load`: the body is the bytes of a `.caminos`
+/// file; a bad file is refused with its `line N: reason`.
+pub async fn load(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Body(bytes): Body,
+) -> Answer {
+    let game = app.store.get(&id)?;
+    let mut g = lock(&game);
+    g.ensure_idle()?;
+    let record = parse_record(&bytes).map_err(|e| ApiError {
+        status: StatusCode::UNPROCESSABLE_ENTITY,
+        message: e.to_string(),
+        line: Some(e.line),
+    })?;
+    set_position(&mut g, record.position, record.header);
+    Ok(axum::Json(state_json(&id, &g)))
+}
+
+/// `GET /api/games/{id}/record`: the game as a `.caminos` file, as
+/// `cabra play` saves it.
+pub async fn record(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let game = app.store.get(&id)?;
+    let g = lock(&game);
+    let text = write_record(&g.header, &g.pos);
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+            (
+                header::CONTENT_DISPOSITION,
+                "attachment; filename=\"game.caminos\"",
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+/// The body of `code`.
+#[derive(Deserialize)]
+pub struct CodeRequest {
+    code: String,
+}
+
+/// `POST /api/games/{id}/code`: the game of a position code.
+pub async fn load_code(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Json(req): Json<CodeRequest>,
+) -> Answer {
+    let game = app.store.get(&id)?;
+    let mut g = lock(&game);
+    g.ensure_idle()?;
+    let pos = code::decode(&req.code).map_err(ApiError::unprocessable)?;
+    set_position(&mut g, pos, Vec::new());
+    Ok(axum::Json(state_json(&id, &g)))
+}
+
+/// `GET /api/games/{id}/legal?piece=L`: the legal placements of a piece
+/// for the side to move.
+pub async fn legal(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Answer {
+    let query = query.unwrap_or_default();
+    let letter = query
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("piece="))
+        .ok_or_else(|| ApiError::bad("say which piece: ?piece=L (or T, Z, O)"))?;
+    let piece = letter
+        .chars()
+        .next()
+        .filter(|_| letter.len() == 1)
+        .and_then(Piece::from_letter)
+        .ok_or_else(|| ApiError::bad(format!("`{letter}` is not a piece: L, T, Z or O")))?;
+    let game = app.store.get(&id)?;
+    let g = lock(&game);
+    let t = table();
+    let moves: Vec<String> = t.piece_entries[piece.index()]
+        .clone()
+        .map(|i| Placement(i as u16))
+        .filter(|&p| g.pos.check(p).is_ok())
+        .map(|p| p.to_string())
+        .collect();
+    Ok(axum::Json(
+        json!({ "piece": piece.to_string(), "moves": moves }),
+    ))
+}
+
+/// A ghost asked for by the page.
+#[derive(Deserialize)]
+pub struct GhostRequest {
+    #[serde(rename = "move")]
+    text: String,
+    /// `line` or `better`.
+    kind: String,
+    /// 1 or 2 (the side to move when absent).
+    player: Option<u8>,
+    label: Option<String>,
+}
+
+/// The body of `view`.
+#[derive(Deserialize)]
+pub struct ViewRequest {
+    #[serde(default)]
+    rotation: u8,
+    layers: Option<u8>,
+    #[serde(default)]
+    ghosts: Vec<GhostRequest>,
+    aim: Option<Aim>,
+}
+
+/// `POST /api/games/{id}/view`: the 3D view and the top view as SVG, with
+/// ghosts, and what the aimed piece would do.
+pub async fn view(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Json(req): Json<ViewRequest>,
+) -> Answer {
+    if req.rotation > 3 {
+        return Err(ApiError::bad("rotation is 0 to 3 quarter turns"));
+    }
+    let layers = req.layers.unwrap_or(3);
+    if !(1..=3).contains(&layers) {
+        return Err(ApiError::bad("layers is 1 to 3"));
+    }
+    if req.ghosts.len() > 32 {
+        return Err(ApiError::bad("at most 32 ghosts"));
+    }
+    let game = app.store.get(&id)?;
+    let pos = lock(&game).pos;
+    let mut ghosts = Vec::new();
+    for gr in &req.ghosts {
+        let p = parse_placement_or_cells(&gr.text)
+            .map_err(|e| ApiError::bad(format!("a ghost is a placement: {}", e.0)))?;
+        let kind = match gr.kind.as_str() {
+            "line" => GhostKind::Line,
+            "better" => GhostKind::Better,
+            k => return Err(ApiError::bad(format!("ghost kind `{k}`: line or better"))),
+        };
+        let player = match gr.player {
+            None => pos.to_move(),
+            Some(n @ 1..=2) => Player::from_index(usize::from(n) - 1),
+            Some(n) => return Err(ApiError::bad(format!("player {n}: 1 or 2"))),
+        };
+        ghosts.push(Ghost {
+            cells: p
+                .entry()
+                .cells
+                .cells()
+                .map(|c| [c.x as i8, c.y as i8, c.z as i8])
+                .collect(),
+            kind,
+            player,
+            label: gr.label.clone(),
+        });
+    }
+    let aimed = req.aim.as_ref().map(|a| aim(&pos, a)).transpose()?;
+    if let Some(a) = &aimed {
+        ghosts.push(Ghost {
+            cells: a.cells.clone(),
+            kind: if a.reason.is_none() {
+                GhostKind::Legal
+            } else {
+                GhostKind::Illegal
+            },
+            player: pos.to_move(),
+            label: None,
+        });
+    }
+    let v = View {
+        rotation: req.rotation,
+        layers,
+        ghosts,
+    };
+    Ok(axum::Json(json!({
+        "board": board::iso(&pos, &v),
+        "top": board::top(&pos, &v),
+        "aim": aimed.as_ref().map(aimed_json),
+    })))
+}

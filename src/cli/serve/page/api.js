@@ -1,0 +1,46 @@
+// The server's JSON API (docs/API.md): one function per call, errors
+// thrown as Error with the server's message (and .status, .line).
+
+async function call(method, path, body, raw) {
+  const init = { method, headers: {} };
+  if (raw !== undefined) {
+    init.body = raw;
+    init.headers['Content-Type'] = 'application/octet-stream';
+  } else if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers['Content-Type'] = 'application/json';
+  }
+  const res = await fetch(path, init);
+  let data = null;
+  try { data = await res.json(); } catch (_) { data = null; }
+  if (!res.ok) {
+    const err = new Error((data && data.error) || `${res.status} ${res.statusText}`);
+    err.status = res.status;
+    if (data && data.line) err.line = data.line;
+    throw err;
+  }
+  return data;
+}
+
+const game = (id, rest) => `/api/games/${encodeURIComponent(id)}${rest}`;
+
+export const api = {
+  shapes: () => call('GET', '/api/shapes'),
+  info: () => call('GET', '/api/info'),
+  create: () => call('POST', '/api/games', {}),
+  get: (id) => call('GET', game(id, '')),
+  place: (id, body) => call('POST', game(id, '/place'), body),
+  undo: (id) => call('POST', game(id, '/undo'), {}),
+  redo: (id) => call('POST', game(id, '/redo'), {}),
+  goto: (id, ply) => call('POST', game(id, '/goto'), { ply }),
+  newGame: (id, rules) => call('POST', game(id, '/new'), { rules }),
+  load: (id, bytes) => call('POST', game(id, '/load'), undefined, bytes),
+  code: (id, code) => call('POST', game(id, '/code'), { code }),
+  view: (id, body) => call('POST', game(id, '/view'), body),
+  think: (id, budget) => call('POST', game(id, '/think'), budget),
+  analyse: (id, budget) => call('POST', game(id, '/analyse'), budget),
+  analysis: (id) => call('GET', game(id, '/analysis')),
+  stop: (id) => call('POST', game(id, '/stop'), {}),
+  recordUrl: (id) => game(id, '/record'),
+  eventsUrl: (id) => game(id, '/events'),
+};

@@ -1,0 +1,57 @@
+// The board: asks the server for the SVG views (3D and from above) with
+// the aimed piece and the ghosts, and turns pointer gestures into columns.
+
+import { api } from './api.js';
+
+let seq = 0;       // the latest view asked for; older answers are dropped
+let shown = 0;
+
+// Draws the views for `ui` (rotation, layers, aim, ghosts); resolves with
+// the server's word on the aimed piece (or null).
+export async function drawBoard(ui) {
+  const mine = ++seq;
+  const body = { rotation: ui.rotation, layers: ui.layers, ghosts: ui.ghosts || [] };
+  if (ui.aim) body.aim = ui.aim;
+  const v = await api.view(ui.id, body);
+  if (mine < shown) return null;
+  shown = mine;
+  const iso = document.getElementById('iso');
+  const top = document.getElementById('top');
+  iso.innerHTML = v.board;
+  top.innerHTML = v.top;
+  iso.dataset.ply = String(ui.ply);
+  iso.dataset.rotation = String(ui.rotation);
+  return v.aim;
+}
+
+// The column `(x, y)` under an event, from the `data-x`/`data-y` of the
+// shape hit (a floor cell, a cube, a square of the top view).
+function columnAt(target) {
+  const el = target && target.closest ? target.closest('[data-x]') : null;
+  if (!el) return null;
+  return { x: Number(el.dataset.x), y: Number(el.dataset.y) };
+}
+
+// Calls `onAim(column or null)` as the pointer moves over `container`,
+// and `onPick(column)` on a click. A click is a press and release close
+// together; the release is read from the point, as the views are redrawn
+// under the pointer while it aims.
+export function watchBoard(container, onAim, onPick) {
+  let last = null;
+  let down = null;
+  container.addEventListener('pointermove', (e) => {
+    const c = columnAt(document.elementFromPoint(e.clientX, e.clientY));
+    const key = c ? `${c.x},${c.y}` : null;
+    if (key !== last) { last = key; onAim(c); }
+  });
+  container.addEventListener('pointerleave', () => { last = null; onAim(null); });
+  container.addEventListener('pointerdown', (e) => { down = { x: e.clientX, y: e.clientY }; });
+  container.addEventListener('pointerup', (e) => {
+    if (!down) return;
+    const moved = Math.hypot(e.clientX - down.x, e.clientY - down.y);
+    down = null;
+    if (moved > 6) return;
+    const c = columnAt(document.elementFromPoint(e.clientX, e.clientY));
+    if (c) onPick(c);
+  });
+}

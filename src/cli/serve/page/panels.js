@@ -1,0 +1,148 @@
+// The panels around the board: pieces, orientations, moves, result,
+// position code, live thinking and analysis. Each draws from the state.
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, attrs, text) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === 'class') e.className = v; else e.setAttribute(k, v);
+  }
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+const PIECES = ['L', 'T', 'Z', 'O'];
+
+// The tray: each player's pieces left; the side to move's are buttons.
+export function drawTray(ui, onPiece) {
+  const g = ui.game;
+  const tray = $('tray');
+  tray.replaceChildren();
+  for (const p of [1, 2]) {
+    const side = el('div', { class: 'side' + (g.to_move === p ? '' : ' waiting') });
+    const kind = ui.players[p] === 'engine' ? 'engine' : 'human';
+    side.append(el('div', { class: `who p${p}` }, `Player ${p} (${kind})${g.to_move === p ? ' to move' : ''}`));
+    const row = el('div', { class: 'pieces' });
+    for (const k of PIECES) {
+      const n = g.left[p - 1][k];
+      const b = el('button', { class: 'piece', 'data-player': p, 'data-piece': k }, `${k} ×${n}`);
+      if (n === 0) b.classList.add('empty');
+      if (g.to_move === p && ui.piece === k) b.classList.add('on');
+      b.disabled = g.to_move !== p || n === 0;
+      b.addEventListener('click', () => onPiece(k));
+      row.append(b);
+    }
+    side.append(row);
+    tray.append(side);
+  }
+}
+
+// The orientations of the selected piece, by their canonical names.
+export function drawOrientations(ui, onPick) {
+  const names = ui.orientations[ui.piece];
+  $('orient-name').textContent = `${ui.piece} ${names[ui.orient[ui.piece]]}`;
+  const list = $('orient-list');
+  list.replaceChildren();
+  names.forEach((n, i) => {
+    const b = el('button', { role: 'option', 'data-orientation': n }, n);
+    if (i === ui.orient[ui.piece]) { b.classList.add('on'); b.setAttribute('aria-selected', 'true'); }
+    b.addEventListener('click', () => onPick(i));
+    list.append(b);
+  });
+}
+
+// The move list (the whole line: moves undone are dimmed), the result,
+// the perimeter counts and the position code.
+export function drawGame(ui, onGoto) {
+  const g = ui.game;
+  const list = $('moves');
+  list.replaceChildren();
+  const marks = new Map();
+  if (ui.analysis) for (const m of ui.analysis.moves) if (m.mark) marks.set(m.ply, m.mark.replace('_', ' '));
+  for (const m of g.line) {
+    const li = el('li', { class: `p${m.player}`, 'data-ply': m.ply, title: m.cells || m.move }, m.move);
+    if (m.ply === g.ply) li.classList.add('current');
+    if (m.ply > g.ply) li.classList.add('future');
+    if (marks.has(m.ply)) li.append(el('span', { class: 'mark' }, marks.get(m.ply)));
+    li.addEventListener('click', () => onGoto(m.ply === g.ply ? m.ply - 1 : m.ply));
+    list.append(li);
+  }
+  const cur = list.querySelector('.current');
+  if (cur) cur.scrollIntoView({ block: 'nearest' });
+  $('result').textContent = g.result === 'ongoing' ? `Move ${g.ply + 1}: player ${g.to_move} to move` : g.text;
+  const counts = g.count === 'edge'
+    ? `Edge columns: player 1 ${g.edge[0]}, player 2 ${g.edge[1]} (more wins if nobody bridges)`
+    : `Perimeter pieces: player 1 ${g.perimeter[0]}, player 2 ${g.perimeter[1]} (fewer wins if nobody bridges)`;
+  const extras = [];
+  if (g.swapped) extras.push('player 2 swapped');
+  g.time_machine_used.forEach((u, i) => { if (u) extras.push(`player ${i + 1} used the time machine`); });
+  $('perimeter').textContent = `Rules: ${g.rules}. ${counts}${extras.length ? '; ' + extras.join(', ') : ''}.`;
+  for (const [id, m] of [['do-swap', 'swap'], ['do-tm', 'tm']]) {
+    const b = $(id);
+    b.hidden = !g.special.includes(m);
+    b.disabled = !!g.busy;
+  }
+  $('code').value = g.code;
+  $('undo').disabled = !g.can_undo || !!g.busy;
+  $('redo').disabled = !g.can_redo || !!g.busy;
+}
+
+// The live view of a search: win rate for player 1 as a bar, the numbers,
+// the best line.
+export function drawLive(ui) {
+  const t = ui.thinking;
+  const busy = ui.game.busy;
+  $('stop').disabled = !busy;
+  $('go').disabled = !!busy || ui.game.result !== 'ongoing';
+  $('analyse').disabled = !!busy || ui.game.line.length === 0;
+  if (busy === 'waiting') { $('live-text').textContent = 'Waiting for a free search thread…'; return; }
+  if (!t) {
+    if (!busy) $('live-text').textContent = ui.lastThought || 'Idle.';
+    return;
+  }
+  const p1 = t.player === 1 ? t.winrate : 1 - t.winrate;
+  $('winbar').style.width = `${(100 * p1).toFixed(1)}%`;
+  $('live-text').textContent =
+    `Thinking for player ${t.player}: ${(100 * t.winrate).toFixed(1)}% to win, ` +
+    `${t.iterations.toLocaleString('en')} iterations, ${(t.elapsed_ms / 1000).toFixed(1)} s`;
+  $('live-line').textContent = t.pv.length ? `Best line: ${t.pv.join(', ')}` : '';
+}
+
+// The analysis: progress, the graph, the summary and the selected move.
+export function drawAnalysis(ui, onPoint) {
+  const a = ui.analysis;
+  const plot = $('plot');
+  if (!a) { plot.replaceChildren(); $('an-summary').replaceChildren(); $('an-detail').textContent = ''; return; }
+  plot.innerHTML = a.plot;
+  plot.querySelectorAll('[data-ply]').forEach((pt) => {
+    pt.addEventListener('click', () => onPoint(Number(pt.dataset.ply)));
+  });
+  $('an-status').textContent = a.complete
+    ? `Analysed ${a.moves.length} placements.`
+    : `Stopped: ${a.moves.length} of ${a.placements} placements analysed.`;
+  const t = $('an-summary');
+  t.replaceChildren();
+  const head = el('tr');
+  for (const h of ['', 'inacc.', 'mistakes', 'blunders', 'missed wins', 'avg loss']) head.append(el('th', {}, h));
+  t.append(head);
+  for (const s of a.summary) {
+    const r = el('tr');
+    for (const v of [`player ${s.player}`, s.inaccuracies, s.mistakes, s.blunders, s.missed_wins, (100 * s.average_loss).toFixed(1)]) r.append(el('td', {}, String(v)));
+    t.append(r);
+  }
+  const m = ui.reviewing ? a.moves.find((x) => x.ply === ui.reviewing) : null;
+  if (!m) { $('an-detail').textContent = 'Click a point of the graph to review that placement.'; return; }
+  const mark = m.mark ? ` — ${m.mark.replace('_', ' ')}, ${(100 * m.loss).toFixed(1)} points lost` : '';
+  const better = m.best && m.best !== m.played ? ` The engine preferred ${m.best} (green ghost).` : ' It was the engine\'s choice too.';
+  $('an-detail').textContent =
+    `Placement ${m.ply} by player ${m.player}: ${m.played} (ghost 1)${mark}. ` +
+    `Win rate for the mover ${(100 * m.winrate_before).toFixed(0)}% → ${(100 * m.winrate_after).toFixed(0)}%.${better}`;
+}
+
+// A message under the board: good news, bad news or nothing.
+export function say(text, kind) {
+  const m = $('message');
+  m.textContent = text || '';
+  m.className = kind || '';
+}

@@ -1,0 +1,207 @@
+//! The JSON the API answers with: a game's state, an analysis, and the
+//! placement a pointer aims at (with why it is illegal, if it is).
+
+use cabra::game::record::cells_text;
+use cabra::game::{Piece, Placement, PlacementError, Player, Position, parse_placement, table};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::super::check::GameJson;
+use super::super::play::code;
+use super::super::svg;
+use super::guard::ApiError;
+use super::store::{Analysis, Game};
+
+/// A game's state as the API gives it.
+pub fn state_json(id: &str, g: &Game) -> Value {
+    let line = g.line();
+    let pos = &g.pos;
+    let mut replay = Position::with_rules(pos.rules());
+    let moves: Vec<Value> = line
+        .iter()
+        .enumerate()
+        .map(|(i, &m)| {
+            let player = replay.to_move().number();
+            replay.play_move(m);
+            json!({
+                "ply": i + 1,
+                "player": player,
+                "move": m.to_string(),
+                "cells": m.placement().map(cells_text),
+            })
+        })
+        .collect();
+    let mut special = Vec::new();
+    pos.for_each_special(|m| special.push(m.to_string()));
+    let left: Vec<Value> = Player::BOTH
+        .iter()
+        .map(|&pl| {
+            let mut m = serde_json::Map::new();
+            for k in Piece::ALL {
+                m.insert(k.letter().to_string(), pos.pieces_left(pl, k).into());
+            }
+            Value::Object(m)
+        })
+        .collect();
+    let game = GameJson::of(pos);
+    json!({
+        "id": id,
+        "ply": pos.plies(),
+        "line": moves,
+        "to_move": game.to_move,
+        "result": game.result,
+        "by": game.by,
+        "text": game.text,
+        "rules": game.rules,
+        "count": pos.rules().count_name(),
+        "perimeter": game.perimeter,
+        "edge": game.edge,
+        "time_machine_used": game.time_machine_used,
+        "swapped": game.swapped,
+        "special": special,
+        "left": left,
+        "code": code::encode(pos),
+        "last": pos.moves().last().map(|m| m.to_string()),
+        "busy": g.busy.map(|b| b.name()),
+        "can_undo": pos.plies() > 0,
+        "can_redo": !g.redo.is_empty(),
+        "analysis": g.analysis.is_some(),
+    })
+}
+
+/// An analysis as the API gives it, with its graph as SVG.
+pub fn analysis_json(a: &Analysis) -> Value {
+    json!({
+        "placements": a.line.len(),
+        "complete": a.complete,
+        "moves": a.moves,
+        "summary": a.summary,
+        "plot": svg::plot::plot(&a.moves, a.line.len()),
+    })
+}
+
+/// A placement aimed at a column: a piece in one of its orientations
+/// (any of the 24 names), centred on column `(x, y)`.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Aim {
+    /// `L`, `T`, `Z` or `O`.
+    pub piece: String,
+    /// An orientation name such as `E180`.
+    pub orientation: String,
+    /// The column pointed at.
+    pub x: i32,
+    /// The column pointed at.
+    pub y: i32,
+}
+
+/// Where an aimed piece would go, and whether it may.
+#[derive(Clone, Debug)]
+pub struct Aimed {
+    /// The placement, when the piece fits inside the volume.
+    pub placement: Option<Placement>,
+    /// The cubes it would fill (some may lie outside the volume).
+    pub cells: Vec<[i8; 3]>,
+    /// Why it is not legal, if it is not.
+    pub reason: Option<String>,
+}
+
+/// Why a placement is refused, in the words the page shows.
+pub fn why(e: &PlacementError) -> String {
+    match e {
+        PlacementError::Occupied(c) => format!("occupied: cube {c} is already taken"),
+        PlacementError::Floating(c) => {
+            format!("overhang: cube {c} would float, with nothing below it")
+        }
+        PlacementError::NoPieceLeft { player, piece } => format!("{player} has no {piece} left"),
+        PlacementError::GameOver(s) => format!("the game is over ({s})"),
+        other => other.to_string(),
+    }
+}
+
+/// Where the aimed piece lands: its footprint centred on the column
+/// pointed at (rounding towards north and west), resting on the board.
+pub fn aim(pos: &Position, a: &Aim) -> Result<Aimed, ApiError> {
+    let p = parse_placement(&format!("{} {} 000", a.piece, a.orientation))
+        .map_err(|e| ApiError::bad(e.0))?;
+    let t = table();
+    let shape = &t.shapes[p.entry().shape as usize];
+    if !(-8..16).contains(&a.x) || !(-8..16).contains(&a.y) {
+        return Err(ApiError::bad("the column aimed at is far off the board"));
+    }
+    let x0 = a.x - (i32::from(shape.extent[0]) - 1) / 2;
+    let y0 = a.y - (i32::from(shape.extent[1]) - 1) / 2;
+    let cells: Vec<[i8; 3]> = shape
+        .cells
+        .iter()
+        .map(|c| {
+            [
+                (x0 + i32::from(c[0])) as i8,
+                (y0 + i32::from(c[1])) as i8,
+                c[2] as i8,
+            ]
+        })
+        .collect();
+    let outside = cells
+        .iter()
+        .find(|c| !(0..8).contains(&c[0]) || !(0..8).contains(&c[1]));
+    if let Some(c) = outside {
+        let axis = if (0..8).contains(&c[0]) {
+            format!("y = {}", c[1])
+        } else {
+            format!("x = {}", c[0])
+        };
+        return Ok(Aimed {
+            placement: None,
+            cells,
+            reason: Some(format!(
+                "out of the volume: the piece would reach {axis} (the board runs 0 to 7)"
+            )),
+        });
+    }
+    let placement = t
+        .placement_at(p.entry().shape as usize, x0 as u8, y0 as u8)
+        .ok_or_else(|| ApiError::bad("the piece does not fit there"))?;
+    Ok(Aimed {
+        placement: Some(placement),
+        cells,
+        reason: pos.check(placement).err().map(|e| why(&e)),
+    })
+}
+
+/// The aimed placement as JSON.
+pub fn aimed_json(a: &Aimed) -> Value {
+    json!({
+        "move": a.placement.map(|p| p.to_string()),
+        "legal": a.reason.is_none(),
+        "reason": a.reason,
+        "cells": a.cells,
+    })
+}
+
+/// Every shape: for each piece its count and its canonical orientations
+/// (RULES.md section 3), with their cells and extents.
+pub fn shapes_json() -> Value {
+    let t = table();
+    let pieces: Vec<Value> = Piece::ALL
+        .iter()
+        .map(|&k| {
+            let orientations: Vec<Value> = t.piece_shapes[k.index()]
+                .clone()
+                .map(|i| {
+                    let s = &t.shapes[i];
+                    json!({
+                        "name": s.orientation.to_string(),
+                        "cells": s.cells,
+                        "extent": s.extent,
+                    })
+                })
+                .collect();
+            json!({
+                "piece": k.letter().to_string(),
+                "count": k.start_count(),
+                "orientations": orientations,
+            })
+        })
+        .collect();
+    json!({ "pieces": pieces })
+}

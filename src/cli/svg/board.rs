@@ -1,0 +1,605 @@
+//! The board as SVG: an isometric view of the 8x8x3 volume that can be
+//! turned in quarter turns, with the upper layers faded on request, ghost
+//! pieces (a placement being aimed, the engine's line, a better move), the
+//! last placement and a winning bridge marked; and a top view (owner and
+//! height of every column, north up).
+
+use std::fmt::Write;
+
+use cabra::game::{Cell, Move, Player, Position, Status, WinReason};
+
+use super::{escape, num, shades};
+
+/// Half the width of a cell's diamond.
+const A: f64 = 24.0;
+/// Half the height of a cell's diamond.
+const B: f64 = 14.0;
+/// The height of a cube.
+const H: f64 = 28.0;
+/// The size of a square of the top view.
+const SQ: f64 = 26.0;
+
+/// What a ghost piece stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GhostKind {
+    /// A legal placement being aimed: drawn as the mover's piece.
+    Legal,
+    /// An illegal placement being aimed: grey with a red outline.
+    Illegal,
+    /// A placement of the engine's best line.
+    Line,
+    /// The engine's better placement, in an analysis.
+    Better,
+}
+
+impl GhostKind {
+    fn class(self) -> &'static str {
+        match self {
+            GhostKind::Legal => "legal",
+            GhostKind::Illegal => "illegal",
+            GhostKind::Line => "line",
+            GhostKind::Better => "better",
+        }
+    }
+}
+
+/// A piece drawn translucent over the board.
+#[derive(Clone, Debug)]
+pub struct Ghost {
+    /// Its cubes `(x, y, z)`; those outside the volume are not drawn.
+    pub cells: Vec<[i8; 3]>,
+    /// What it stands for.
+    pub kind: GhostKind,
+    /// Whose piece it would be.
+    pub player: Player,
+    /// A short label written on it (the move number of a line).
+    pub label: Option<String>,
+}
+
+/// How the board is looked at.
+#[derive(Clone, Debug)]
+pub struct View {
+    /// Quarter turns of the board about the vertical axis (0 to 3).
+    pub rotation: u8,
+    /// Layers drawn solid from the bottom (1 to 3); the others are faded.
+    pub layers: u8,
+    /// Ghost pieces.
+    pub ghosts: Vec<Ghost>,
+}
+
+impl Default for View {
+    fn default() -> Self {
+        View {
+            rotation: 0,
+            layers: 3,
+            ghosts: Vec::new(),
+        }
+    }
+}
+
+/// A board point `(x, y)` (continuous, 0 to 8) in the turned frame `(u, v)`.
+fn turn(rotation: u8, x: f64, y: f64) -> (f64, f64) {
+    match rotation % 4 {
+        0 => (x, y),
+        1 => (8.0 - y, x),
+        2 => (8.0 - x, 8.0 - y),
+        _ => (y, 8.0 - x),
+    }
+}
+
+/// The screen point of `(u, v, z)`.
+fn project(u: f64, v: f64, z: f64) -> (f64, f64) {
+    ((u - v) * A, (u + v) * B - z * H)
+}
+
+fn points(corners: &[(f64, f64, f64)]) -> String {
+    corners
+        .iter()
+        .map(|&(u, v, z)| {
+            let (x, y) = project(u, v, z);
+            format!("{},{}", num(x), num(y))
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The three visible faces of the cube whose turned cell is `(u, v, z)`:
+/// top, the face towards +v (lower left) and the face towards +u (lower right).
+fn faces(u: f64, v: f64, z: f64) -> [String; 3] {
+    let (u1, v1, z1) = (u + 1.0, v + 1.0, z + 1.0);
+    [
+        points(&[(u, v, z1), (u1, v, z1), (u1, v1, z1), (u, v1, z1)]),
+        points(&[(u, v1, z), (u1, v1, z), (u1, v1, z1), (u, v1, z1)]),
+        points(&[(u1, v, z), (u1, v1, z), (u1, v1, z1), (u1, v, z1)]),
+    ]
+}
+
+/// The turned cell of a cube (its smallest corner in the turned frame).
+fn cell_uv(rotation: u8, x: i8, y: i8) -> (f64, f64) {
+    let (a, b) = turn(rotation, f64::from(x), f64::from(y));
+    let (c, d) = turn(rotation, f64::from(x) + 1.0, f64::from(y) + 1.0);
+    (a.min(c), b.min(d))
+}
+
+fn inside(c: [i8; 3]) -> bool {
+    (0..8).contains(&c[0]) && (0..8).contains(&c[1]) && (0..3).contains(&c[2])
+}
+
+/// The cubes of the winning bridge: a shortest chain of linked visible
+/// cubes of the winner between two opposite edges (RULES.md section 6).
+/// Empty unless the game was won by a bridge.
+pub fn bridge_cells(pos: &Position) -> Vec<Cell> {
+    let Status::Won {
+        winner,
+        by: WinReason::Bridge,
+    } = pos.status()
+    else {
+        return Vec::new();
+    };
+    let visible = |c: Cell| {
+        pos.owner(c) == Some(winner)
+            && (c.z + 1..3).all(|z| pos.owner(Cell::new(c.x, c.y, z)) != Some(winner.other()))
+    };
+    let cubes: Vec<Cell> = (0..192u8)
+        .map(|i| Cell::new(i % 8, (i / 8) % 8, i / 64))
+        .filter(|&c| visible(c))
+        .collect();
+    let linked = |a: Cell, b: Cell| {
+        let (dx, dy, dz) = (a.x.abs_diff(b.x), a.y.abs_diff(b.y), a.z.abs_diff(b.z));
+        (dx + dy == 0 && dz == 1) || (dx + dy == 1 && dz <= 1)
+    };
+    let mut best: Vec<Cell> = Vec::new();
+    let axes: [fn(Cell) -> u8; 2] = [|c| c.y, |c| c.x];
+    for coord in axes {
+        // Breadth-first from every cube on the first edge.
+        let mut from: Vec<Option<usize>> = vec![None; cubes.len()];
+        let mut seen: Vec<bool> = cubes.iter().map(|&c| coord(c) == 0).collect();
+        let mut queue: std::collections::VecDeque<usize> =
+            (0..cubes.len()).filter(|&i| seen[i]).collect();
+        let mut end = None;
+        while let Some(i) = queue.pop_front() {
+            if coord(cubes[i]) == 7 {
+                end = Some(i);
+                break;
+            }
+            for j in 0..cubes.len() {
+                if !seen[j] && linked(cubes[i], cubes[j]) {
+                    seen[j] = true;
+                    from[j] = Some(i);
+                    queue.push_back(j);
+                }
+            }
+        }
+        let mut path = Vec::new();
+        let mut at = end;
+        while let Some(i) = at {
+            path.push(cubes[i]);
+            at = from[i];
+        }
+        if !path.is_empty() && (best.is_empty() || path.len() < best.len()) {
+            best = path;
+        }
+    }
+    best
+}
+
+/// The cubes of the last move when it was a placement (a swap or a time
+/// machine marks nothing).
+fn last_cells(pos: &Position) -> Vec<Cell> {
+    pos.moves()
+        .last()
+        .and_then(|m| Move::placement(*m))
+        .map(|p| p.entry().cells.cells().collect())
+        .unwrap_or_default()
+}
+
+/// One thing drawn in the isometric view.
+struct Item {
+    cell: [i8; 3],
+    owner: Player,
+    ghost: Option<usize>,
+}
+
+/// The isometric view as an `<svg>` element.
+pub fn iso(pos: &Position, view: &View) -> String {
+    let r = view.rotation % 4;
+    let last = last_cells(pos);
+    let bridge = bridge_cells(pos);
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" class="iso" viewBox="-235 -100 470 365" data-rotation="{r}" data-layers="{}" role="img" aria-label="the board in 3D">"##,
+        view.layers
+    );
+    s.push_str(r##"<g class="floor" stroke="#b9ad94" stroke-width="0.6">"##);
+    for y in 0..8i8 {
+        for x in 0..8i8 {
+            let (u, v) = cell_uv(r, x, y);
+            let rim = x == 0 || y == 0 || x == 7 || y == 7;
+            let fill = if rim { "#e3d8bf" } else { "#f1ebdc" };
+            let _ = write!(
+                s,
+                r##"<polygon class="cell" data-x="{x}" data-y="{y}" fill="{fill}" points="{}"/>"##,
+                points(&[
+                    (u, v, 0.0),
+                    (u + 1.0, v, 0.0),
+                    (u + 1.0, v + 1.0, 0.0),
+                    (u, v + 1.0, 0.0)
+                ])
+            );
+        }
+    }
+    s.push_str("</g>");
+    edges(&mut s, r);
+    // Cubes and ghost cubes, far to near, low to high.
+    let mut items: Vec<Item> = Vec::new();
+    for c in pos.occupied().cells() {
+        let owner = pos.owner(c).unwrap_or(Player::One);
+        items.push(Item {
+            cell: [c.x as i8, c.y as i8, c.z as i8],
+            owner,
+            ghost: None,
+        });
+    }
+    for (gi, g) in view.ghosts.iter().enumerate() {
+        for &c in g.cells.iter().filter(|&&c| inside(c)) {
+            items.push(Item {
+                cell: c,
+                owner: g.player,
+                ghost: Some(gi),
+            });
+        }
+    }
+    let depth = |it: &Item| {
+        let (u, v) = cell_uv(r, it.cell[0], it.cell[1]);
+        (
+            (u + v) as i32 + i32::from(it.cell[2]),
+            it.cell[2],
+            it.ghost.is_some(),
+        )
+    };
+    items.sort_by_key(depth);
+    s.push_str(
+        r##"<g class="cubes" stroke="#1b1b1b" stroke-width="0.8" stroke-linejoin="round">"##,
+    );
+    for it in &items {
+        let [x, y, z] = it.cell;
+        let (u, v) = cell_uv(r, x, y);
+        let [top, left, right] = faces(u, v, f64::from(z));
+        match it.ghost {
+            None => {
+                let cell = Cell::new(x as u8, y as u8, z as u8);
+                let faded = z as u8 >= view.layers;
+                let mut class = format!("cube p{}", it.owner.number());
+                let mut extra = String::new();
+                if bridge.contains(&cell) {
+                    class.push_str(" bridge");
+                    extra.push_str(r##" stroke="#ffc400" stroke-width="2.6""##);
+                }
+                if last.contains(&cell) {
+                    class.push_str(" last");
+                }
+                if faded {
+                    class.push_str(" faded");
+                    extra.push_str(r##" opacity="0.13" pointer-events="none""##);
+                }
+                let [ct, cl, cr] = shades(it.owner);
+                let _ = write!(
+                    s,
+                    r##"<g class="{class}" data-x="{x}" data-y="{y}" data-z="{z}"{extra}><polygon fill="{ct}" points="{top}"/><polygon fill="{cl}" points="{left}"/><polygon fill="{cr}" points="{right}"/>"##
+                );
+                if last.contains(&cell) && !faded {
+                    let (cx, cy) = project(u + 0.5, v + 0.5, f64::from(z) + 1.0);
+                    let _ = write!(
+                        s,
+                        r##"<ellipse class="last-mark" pointer-events="none" cx="{}" cy="{}" rx="6" ry="3.5" fill="#fff" stroke="#111" stroke-width="1.2"/>"##,
+                        num(cx),
+                        num(cy)
+                    );
+                }
+                s.push_str("</g>");
+            }
+            Some(gi) => ghost_cube(&mut s, &view.ghosts[gi], (u, v, z), (x, y), false),
+        }
+    }
+    s.push_str("</g>");
+    // Ghosts again as outlines on top, so that one behind a stack still shows.
+    s.push_str(r##"<g class="ghost-outlines" pointer-events="none" fill="none">"##);
+    for it in items.iter().filter(|it| it.ghost.is_some()) {
+        let [x, y, z] = it.cell;
+        let (u, v) = cell_uv(r, x, y);
+        if let Some(gi) = it.ghost {
+            ghost_cube(&mut s, &view.ghosts[gi], (u, v, z), (x, y), true);
+        }
+    }
+    for g in &view.ghosts {
+        let Some(label) = &g.label else { continue };
+        // On the highest cube of the ghost that is inside the volume.
+        if let Some(&[x, y, z]) = g.cells.iter().filter(|&&c| inside(c)).max_by_key(|c| c[2]) {
+            let (u, v) = cell_uv(r, x, y);
+            let (cx, cy) = project(u + 0.5, v + 0.5, f64::from(z) + 1.0);
+            let _ = write!(
+                s,
+                r##"<text x="{}" y="{}" text-anchor="middle" dominant-baseline="middle" font-size="12" font-weight="bold" fill="#111" stroke="#fff" stroke-width="3" paint-order="stroke">{}</text>"##,
+                num(cx),
+                num(cy),
+                escape(label)
+            );
+        }
+    }
+    s.push_str("</g></svg>");
+    s
+}
+
+/// One cube of a ghost: filled, or (`outline`) only its dashed edges.
+fn ghost_cube(
+    s: &mut String,
+    g: &Ghost,
+    (u, v, z): (f64, f64, i8),
+    (x, y): (i8, i8),
+    outline: bool,
+) {
+    let [top, left, right] = faces(u, v, f64::from(z));
+    let [ct, cl, cr] = match g.kind {
+        GhostKind::Illegal => ["#c9c9c9", "#a5a5a5", "#8a8a8a"],
+        GhostKind::Better => ["#8fe0a8", "#3cb76a", "#2a8a4e"],
+        _ => shades(g.player),
+    };
+    let stroke = match g.kind {
+        GhostKind::Illegal => "#d00000",
+        GhostKind::Better => "#0b6b2e",
+        _ => "#111",
+    };
+    let kind = g.kind.class();
+    if outline {
+        let _ = write!(
+            s,
+            r##"<g class="ghost-outline {kind}" stroke="{stroke}" stroke-width="1" stroke-dasharray="3 2" opacity="0.75"><polygon points="{top}"/><polygon points="{left}"/><polygon points="{right}"/></g>"##
+        );
+    } else {
+        let opacity = if g.kind == GhostKind::Line {
+            "0.45"
+        } else {
+            "0.6"
+        };
+        let _ = write!(
+            s,
+            r##"<g class="ghost {kind}" data-gx="{x}" data-gy="{y}" data-gz="{z}" pointer-events="none" opacity="{opacity}" stroke="{stroke}" stroke-dasharray="3 2"><polygon fill="{ct}" points="{top}"/><polygon fill="{cl}" points="{left}"/><polygon fill="{cr}" points="{right}"/></g>"##
+        );
+    }
+}
+
+/// The goal edges (north-south in one colour, west-east in another), the
+/// compass letters and the coordinates along the north and west edges.
+fn edges(s: &mut String, r: u8) {
+    let at = |x: f64, y: f64| {
+        let (u, v) = turn(r, x, y);
+        project(u, v, 0.0)
+    };
+    let line = |s: &mut String, a: (f64, f64), b: (f64, f64), colour: &str, edge: &str| {
+        let (p, q) = (at(a.0, a.1), at(b.0, b.1));
+        let _ = write!(
+            s,
+            r##"<line class="goal {edge}" x1="{}" y1="{}" x2="{}" y2="{}" stroke="{colour}" stroke-width="5" stroke-linecap="round"/>"##,
+            num(p.0),
+            num(p.1),
+            num(q.0),
+            num(q.1)
+        );
+    };
+    s.push_str(r##"<g class="edges" pointer-events="none">"##);
+    line(s, (0.0, 0.0), (8.0, 0.0), "#c8962a", "north");
+    line(s, (0.0, 8.0), (8.0, 8.0), "#c8962a", "south");
+    line(s, (0.0, 0.0), (0.0, 8.0), "#3e9a62", "west");
+    line(s, (8.0, 0.0), (8.0, 8.0), "#3e9a62", "east");
+    let text = |s: &mut String, (x, y): (f64, f64), t: &str, size: u8, colour: &str| {
+        let (px, py) = at(x, y);
+        let _ = write!(
+            s,
+            r##"<text x="{}" y="{}" font-size="{size}" text-anchor="middle" dominant-baseline="middle" fill="{colour}">{t}</text>"##,
+            num(px),
+            num(py)
+        );
+    };
+    for (p, t) in [
+        ((4.0, -1.6), "N"),
+        ((4.0, 9.4), "S"),
+        ((-1.6, 4.0), "W"),
+        ((9.4, 4.0), "E"),
+    ] {
+        text(s, p, t, 15, "#5a5142");
+    }
+    for i in 0..8 {
+        let d = f64::from(i) + 0.5;
+        text(s, (d, -0.55), &i.to_string(), 10, "#7d735f");
+        text(s, (-0.55, d), &i.to_string(), 10, "#7d735f");
+    }
+    s.push_str("</g>");
+}
+
+/// The top view as an `<svg>` element: each column in the colour of its
+/// top cube, darker the higher it stands, with its height written on it.
+pub fn top(pos: &Position, view: &View) -> String {
+    let last = last_cells(pos);
+    let bridge = bridge_cells(pos);
+    let o = 24.0;
+    let mut s = String::new();
+    s.push_str(r##"<svg xmlns="http://www.w3.org/2000/svg" class="top" viewBox="0 0 256 256" role="img" aria-label="the board from above: owner and height of each column">"##);
+    let at = |x: u8, y: u8| (o + SQ * f64::from(x), o + SQ * f64::from(y));
+    for y in 0..8u8 {
+        for x in 0..8u8 {
+            let (px, py) = at(x, y);
+            let rim = x == 0 || y == 0 || x == 7 || y == 7;
+            let (fill, height, owner) = match pos.top(x, y) {
+                Some((p, z)) => (shades(p)[[0, 1, 2][z as usize]], z + 1, Some(p)),
+                None => (if rim { "#e3d8bf" } else { "#f1ebdc" }, 0, None),
+            };
+            let is_last = last.iter().any(|c| c.x == x && c.y == y);
+            let stroke = if is_last {
+                r##"stroke="#111" stroke-width="2.4""##
+            } else {
+                r##"stroke="#b9ad94" stroke-width="0.6""##
+            };
+            let owner_attr = owner.map_or(String::new(), |p| {
+                format!(r##" data-owner="{}""##, p.number())
+            });
+            let _ = write!(
+                s,
+                r##"<rect class="column{}" data-x="{x}" data-y="{y}" data-height="{height}"{owner_attr} x="{}" y="{}" width="{SQ}" height="{SQ}" fill="{fill}" {stroke}/>"##,
+                if is_last { " last" } else { "" },
+                num(px),
+                num(py)
+            );
+            if height > 0 {
+                let colour = if height == 1 { "#222" } else { "#fff" };
+                let _ = write!(
+                    s,
+                    r##"<text x="{}" y="{}" font-size="12" text-anchor="middle" dominant-baseline="central" fill="{colour}" pointer-events="none">{height}</text>"##,
+                    num(px + SQ / 2.0),
+                    num(py + SQ / 2.0)
+                );
+            }
+            if bridge.iter().any(|c| c.x == x && c.y == y) {
+                let _ = write!(
+                    s,
+                    r##"<circle class="bridge" cx="{}" cy="{}" r="4" fill="#ffc400" stroke="#111" stroke-width="0.8" pointer-events="none"/>"##,
+                    num(px + 5.0),
+                    num(py + 5.0)
+                );
+            }
+        }
+    }
+    for g in &view.ghosts {
+        let (colour, width) = match g.kind {
+            GhostKind::Illegal => ("#d00000", 2.0),
+            GhostKind::Better => ("#0b6b2e", 2.0),
+            _ => ("#111", 1.6),
+        };
+        let mut cols: Vec<(i8, i8)> = g
+            .cells
+            .iter()
+            .filter(|&&c| inside(c))
+            .map(|c| (c[0], c[1]))
+            .collect();
+        cols.dedup();
+        for (x, y) in cols {
+            let (px, py) = at(x as u8, y as u8);
+            let _ = write!(
+                s,
+                r##"<rect class="ghost {}" x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{colour}" stroke-width="{width}" stroke-dasharray="3 2" pointer-events="none"/>"##,
+                g.kind.class(),
+                num(px + 2.0),
+                num(py + 2.0),
+                num(SQ - 4.0),
+                num(SQ - 4.0)
+            );
+        }
+    }
+    let grey = "#7d735f";
+    for i in 0..8u8 {
+        let c = o + SQ * (f64::from(i) + 0.5);
+        let _ = write!(
+            s,
+            r##"<text x="{}" y="15" font-size="10" text-anchor="middle" fill="{grey}">{i}</text><text x="13" y="{}" font-size="10" text-anchor="middle" dominant-baseline="central" fill="{grey}">{i}</text>"##,
+            num(c),
+            num(c)
+        );
+    }
+    let end = o + 8.0 * SQ;
+    let _ = write!(
+        s,
+        r##"<line x1="{o}" y1="{o}" x2="{end}" y2="{o}" stroke="#c8962a" stroke-width="3"/><line x1="{o}" y1="{end}" x2="{end}" y2="{end}" stroke="#c8962a" stroke-width="3"/><line x1="{o}" y1="{o}" x2="{o}" y2="{end}" stroke="#3e9a62" stroke-width="3"/><line x1="{end}" y1="{o}" x2="{end}" y2="{end}" stroke="#3e9a62" stroke-width="3"/><text x="{}" y="{}" font-size="10" text-anchor="middle" fill="{grey}">S</text><text x="{}" y="{}" font-size="10" text-anchor="middle" dominant-baseline="central" fill="{grey}">E</text>"##,
+        num(o + 4.0 * SQ),
+        num(end + 12.0),
+        num(end + 9.0),
+        num(o + 4.0 * SQ)
+    );
+    s.push_str("</svg>");
+    s
+}
+
+/// The 3D view and the top view side by side, with a caption: the picture
+/// `cabra show FILE --svg` writes.
+pub fn picture(pos: &Position, caption: &[String]) -> String {
+    let view = View::default();
+    let height = 380 + 20 * caption.len();
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="780" height="{height}" viewBox="0 0 780 {height}" font-family="sans-serif"><rect width="780" height="{height}" fill="#fbf8f1"/>"##
+    );
+    let iso = iso(pos, &view).replacen(
+        "<svg ",
+        r##"<svg x="0" y="0" width="470" height="365" "##,
+        1,
+    );
+    let top = top(pos, &view).replacen(
+        "<svg ",
+        r##"<svg x="490" y="50" width="280" height="280" "##,
+        1,
+    );
+    s.push_str(&iso);
+    s.push_str(&top);
+    for (i, line) in caption.iter().enumerate() {
+        let _ = write!(
+            s,
+            r##"<text x="20" y="{}" font-size="15" fill="#222">{}</text>"##,
+            385 + 20 * i,
+            escape(line)
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cabra::game::record::parse_game;
+
+    #[test]
+    fn quarter_turns_map_the_board_onto_itself() {
+        for r in 0..4 {
+            let mut seen = std::collections::HashSet::new();
+            for x in 0..8 {
+                for y in 0..8 {
+                    let (u, v) = cell_uv(r, x, y);
+                    assert!((0.0..8.0).contains(&u) && (0.0..8.0).contains(&v));
+                    assert!(seen.insert((u as i32, v as i32)));
+                }
+            }
+        }
+        // A quarter turn moves the north-west corner cell to another corner.
+        assert_eq!(cell_uv(1, 0, 0), (7.0, 0.0));
+    }
+
+    #[test]
+    fn cubes_and_marks_are_drawn() {
+        let pos = parse_game("110 120 121 122\n330 340 430 440\n").unwrap();
+        let svg = iso(&pos, &View::default());
+        assert_eq!(svg.matches(r##"class="cube p1"##).count(), 4);
+        assert_eq!(svg.matches(r##"class="cube p2 last""##).count(), 4);
+        assert_eq!(svg.matches(r##"class="cell""##).count(), 64);
+        let t = top(&pos, &View::default());
+        assert!(t.contains(r##"data-x="1" data-y="2" data-height="3" data-owner="1""##));
+        assert_eq!(t.matches("column last").count(), 4);
+    }
+
+    #[test]
+    fn a_bridge_is_found_and_faded_layers_are_marked() {
+        // Player 1 lays a north-south line of flat L pieces on x = 0..1,
+        // player 2 plays far away.
+        let text =
+            "000 010 020 100\n770 760 750 670\n030 040 050 130\n570 560 550 470\n060 070 170 160\n";
+        let pos = parse_game(text).unwrap();
+        assert_eq!(pos.status().winner(), Some(Player::One));
+        let cells = bridge_cells(&pos);
+        assert!(cells.iter().any(|c| c.y == 0) && cells.iter().any(|c| c.y == 7));
+        assert!(cells.len() >= 8);
+        let view = View {
+            layers: 1,
+            ..View::default()
+        };
+        assert!(iso(&pos, &view).contains("cube p1 bridge"));
+    }
+}

@@ -1,0 +1,356 @@
+"""End-to-end tests of the page of `cabra serve` in headless Chromium.
+
+Usage: test_page.py URL CABRA_BINARY. Each test opens a fresh browser
+context (so a fresh tab and game). A test that cannot run fails: there is
+no skipping. Screenshots of the main screens go to target/screenshots/.
+The last line is `browser: N passed, M failed`.
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import urllib.request
+from pathlib import Path
+
+from playwright.sync_api import expect, sync_playwright
+
+URL, BIN = sys.argv[1], sys.argv[2]
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "target" / "screenshots"
+DATA = ROOT / "tests" / "data"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox", "--headless=new", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+TIMEOUT = 30_000
+figures = {}
+
+
+def open_page(browser):
+    ctx = browser.new_context(viewport={"width": 1400, "height": 950}, accept_downloads=True)
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    # A refused request (4xx) is logged by the browser; that is expected.
+    page.on("console", lambda m: errors.append(m.text)
+            if m.type == "error" and not m.text.startswith("Failed to load resource") else None)
+    page.errors = errors
+    page.set_default_timeout(TIMEOUT)
+    page.goto(URL)
+    page.wait_for_selector("body[data-ready=true]")
+    return page
+
+
+def ply(page):
+    return int(page.get_attribute("#iso", "data-ply"))
+
+
+def wait_ply(page, n):
+    page.wait_for_function(f"document.getElementById('iso').dataset.ply === '{n}'")
+
+
+def set_players(page, p1, p2):
+    page.select_option("#p1", p1)
+    page.select_option("#p2", p2)
+
+
+def cell(page, x, y):
+    return page.locator(f'#iso polygon.cell[data-x="{x}"][data-y="{y}"]')
+
+
+def shot(page, name, aiming=False, full=False):
+    """A screenshot; the pointer is moved off the board unless it aims."""
+    if not aiming:
+        page.mouse.move(5, 5)
+    page.wait_for_timeout(150)
+    page.screenshot(path=str(SHOTS / name), full_page=full)
+
+
+def typed(page, move):
+    """Plays a placement through the notation box."""
+    before = ply(page)
+    page.fill("#typed-move", move)
+    page.click("#typed button")
+    wait_ply(page, before + 1)
+
+
+def placements(name):
+    lines = (DATA / name).read_text().splitlines()
+    return [l.split("#")[0].strip() for l in lines if l.split("#")[0].strip()]
+
+
+def test_the_page_loads_offline_and_shows_the_board(browser):
+    t0 = time.perf_counter()
+    page = open_page(browser)
+    figures["page load, navigation to board drawn (Python side, ms)"] = round(1000 * (time.perf_counter() - t0))
+    figures["page load, navigation start to board drawn (in page, ms)"] = round(page.evaluate("window.cabra.times.loaded"))
+    expect(page.locator("#iso polygon.cell")).to_have_count(64)
+    expect(page.locator("#top rect.column")).to_have_count(64)
+    expect(page.locator("#status")).to_have_text("in progress, player 1 to move")
+    # All of L's canonical orientation names, by name (RULES.md section 3).
+    expect(page.locator("#orient-list button")).to_have_count(24)
+    page.keyboard.press("t")
+    expect(page.locator("#orient-list button")).to_have_text(
+        "T0 T90 T180 T270 N0 N90 S0 S90 E0 E90 E180 E270".split())
+    page.keyboard.press("o")
+    expect(page.locator("#orient-list button")).to_have_text(["T0", "N0", "E0"])
+    page.keyboard.press("r")
+    expect(page.locator("#orient-name")).to_have_text("O N0")
+    page.click("#orient-next")
+    expect(page.locator("#orient-name")).to_have_text("O E0")
+    # Nothing was fetched from anywhere but the server.
+    hosts = page.evaluate("[...new Set(performance.getEntriesByType('resource').map(e => new URL(e.name).host))]")
+    assert hosts == [URL.split("/")[2]], hosts
+    assert not page.errors, page.errors
+    shot(page, "01-start.png")
+
+
+def test_placing_by_clicking_the_board_and_the_engine_answers(browser):
+    page = open_page(browser)
+    page.fill("#time", "0.3")
+    page.keyboard.press("Escape")
+    # Aim first: the message says where the piece would go.
+    cell(page, 2, 2).hover()
+    expect(page.locator("#message")).to_contain_text("L T0 120: legal")
+    expect(page.locator("#iso .ghost.legal")).to_have_count(4)
+    t0 = time.perf_counter()
+    cell(page, 2, 2).click()
+    wait_ply(page, 1)
+    figures["click to placed piece drawn (Python side, ms)"] = round(1000 * (time.perf_counter() - t0))
+    figures["place request to new board in the page (in page, ms)"] = round(page.evaluate("window.cabra.times.place"))
+    expect(page.locator("#iso g.cube.p1")).to_have_count(4)
+    expect(page.locator("#moves li").first).to_have_text("L T0 120")
+    # The engine (player 2) answers by itself.
+    wait_ply(page, 2)
+    expect(page.locator("#iso g.cube.p2")).to_have_count(4)
+    expect(page.locator("#iso g.cube.last")).to_have_count(4)
+    expect(page.locator("#live-text")).to_contain_text("Played")
+    shot(page, "02-engine-answered.png")
+    # Undo takes back the engine's reply and the placement.
+    page.click("#undo")
+    wait_ply(page, 0)
+    expect(page.locator("#iso g.cube")).to_have_count(0)
+    expect(page.locator("#moves li.future")).to_have_count(2)
+    assert not page.errors, page.errors
+
+
+def test_an_illegal_click_says_why(browser):
+    page = open_page(browser)
+    set_players(page, "human", "human")
+    cell(page, 3, 3).click()          # L T0 230: 230 330 430 240
+    wait_ply(page, 1)
+    # Player 2 aims an O over player 1's cubes: occupied.
+    page.keyboard.press("o")
+    page.locator('#iso g.cube[data-x="3"][data-y="3"] polygon').first.hover()
+    expect(page.locator("#message")).to_contain_text("Illegal: occupied")
+    expect(page.locator("#iso .ghost.illegal")).to_have_count(4)
+    shot(page, "03-illegal-aim.png", aiming=True)
+    page.locator('#iso g.cube[data-x="3"][data-y="3"] polygon').first.click()
+    expect(page.locator("#message")).to_contain_text("is illegal: occupied: cube")
+    assert ply(page) == 1
+    # An upright L aimed at empty ground would overhang.
+    page.keyboard.press("l")
+    for _ in range(9):                # T0 ... N0: the upright L over nothing
+        page.keyboard.press("r")
+    expect(page.locator("#orient-name")).to_have_text("L N90")
+    cell(page, 6, 1).hover()
+    expect(page.locator("#message")).to_contain_text("Illegal: overhang")
+    # Out of the volume at the edge.
+    page.keyboard.press("t")
+    cell(page, 7, 5).hover()
+    expect(page.locator("#message")).to_contain_text("Illegal: out of the volume")
+    # Typed placements: a piece that does not touch the board.
+    page.fill("#typed-move", "111 121 122 112")
+    page.click("#typed button")
+    expect(page.locator("#message")).to_contain_text("does not touch the board")
+    assert ply(page) == 1
+    assert not page.errors, page.errors
+
+
+def test_the_view_turns_and_shows_lower_layers(browser):
+    page = open_page(browser)
+    set_players(page, "human", "human")
+    typed(page, "L E180 110")
+    typed(page, "T T0 330")
+    typed(page, "O T0 550")
+    north = page.locator("#iso line.goal.north")
+    before = north.get_attribute("x1"), north.get_attribute("y1")
+    page.keyboard.press("]")
+    expect(page.locator("#iso svg")).to_have_attribute("data-rotation", "1")
+    assert (north.get_attribute("x1"), north.get_attribute("y1")) != before
+    page.click("#rot-right")
+    expect(page.locator("#iso svg")).to_have_attribute("data-rotation", "2")
+    shot(page, "04-turned.png")
+    page.click("#rot-left")
+    page.click("#rot-left")
+    expect(page.locator("#iso svg")).to_have_attribute("data-rotation", "0")
+    # Layers: with one, the cubes above z = 0 are faded.
+    page.click("button.layer[data-layers='1']")
+    expect(page.locator("#iso g.cube.faded")).to_have_count(2)
+    shot(page, "05-bottom-layer.png")
+    page.keyboard.press("3")
+    expect(page.locator("#iso g.cube.faded")).to_have_count(0)
+    assert not page.errors, page.errors
+
+
+def test_a_short_game_is_analysed(browser):
+    page = open_page(browser)
+    set_players(page, "human", "human")
+    for m in placements("games/hand_straight_bridge.caminos"):
+        typed(page, m)
+    expect(page.locator("#result")).to_have_text("player 1 wins by bridge")
+    expect(page.locator("#iso g.cube.bridge")).to_have_count(8)
+    shot(page, "06-bridge.png")
+    page.fill("#an-iterations", "2000")
+    page.click("#analyse")
+    expect(page.locator("#plot circle.point")).to_have_count(5, timeout=60_000)
+    expect(page.locator("#an-status")).to_have_text("Analysed 5 placements.")
+    page.locator('#plot circle.point[data-ply="2"]').click()
+    wait_ply(page, 1)
+    expect(page.locator("#an-detail")).to_contain_text("Placement 2 by player 2: O T0 660")
+    expect(page.locator("#iso .ghost.line")).to_have_count(4)
+    shot(page, "07-analysis.png", full=True)
+    assert not page.errors, page.errors
+
+
+def test_saving_downloads_a_file_cabra_check_accepts(browser):
+    page = open_page(browser)
+    set_players(page, "human", "human")
+    moves = placements("games/hand_straight_bridge.caminos")
+    for m in moves[:3]:
+        typed(page, m)
+    with page.expect_download() as d:
+        page.click("#save")
+    path = Path(tempfile.mkdtemp()) / "game.caminos"
+    d.value.save_as(path)
+    text = path.read_text()
+    lines = (DATA / "games/hand_straight_bridge.caminos").read_text().splitlines()
+    want = [l for l in lines if not l.startswith("#")][:3]
+    assert text == "".join(l + "\n" for l in want), text
+    out = subprocess.run([BIN, "check", str(path)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("ok: 3 placements; in progress, player 2 to move"), out.stdout
+    assert not page.errors, page.errors
+
+
+def test_a_bad_file_is_refused_with_its_line(browser):
+    page = open_page(browser)
+    bad = DATA / "bad" / "bad_14_floating.caminos"
+    page.set_input_files("#load", str(bad))
+    expect(page.locator("#message")).to_contain_text("is not a valid game: line")
+    shown = page.text_content("#message")
+    check = subprocess.run([BIN, "check", str(bad)], capture_output=True, text=True)
+    assert check.returncode == 1
+    # The same `line N: reason` as `cabra check`.
+    reason = re.search(r"is not a valid game: (line \d+: .*)$", check.stderr.strip()).group(1)
+    assert shown == f"{bad.name} is not a valid game: {reason}", (shown, reason)
+    shot(page, "08-bad-file.png")
+    # A good file loads.
+    page.set_input_files("#load", str(DATA / "games" / "hand_straight_bridge.caminos"))
+    wait_ply(page, 5)
+    expect(page.locator("#message")).to_have_text("Loaded hand_straight_bridge.caminos.")
+    assert not page.errors, page.errors
+
+
+def test_a_new_game_under_other_rules_offers_the_swap(browser):
+    page = open_page(browser)
+    set_players(page, "human", "human")
+    page.select_option("#rules", "bridget")
+    page.check("#swap")
+    page.click("#new")
+    expect(page.locator("#perimeter")).to_contain_text("Rules: bridget swap. Edge columns")
+    expect(page.locator("#do-swap")).to_be_hidden()
+    cell(page, 1, 1).click()
+    wait_ply(page, 1)
+    expect(page.locator("#do-swap")).to_be_visible()
+    page.click("#do-swap")
+    wait_ply(page, 2)
+    expect(page.locator("#moves li").nth(1)).to_have_text("swap")
+    expect(page.locator("#iso g.cube.p2")).to_have_count(4)
+    expect(page.locator("#result")).to_have_text("Move 3: player 1 to move")
+    with page.expect_download() as d:
+        page.click("#save")
+    path = Path(tempfile.mkdtemp()) / "swap.caminos"
+    d.value.save_as(path)
+    assert path.read_text().startswith("# rules: bridget swap\n"), path.read_text()
+    out = subprocess.run([BIN, "check", str(path)], capture_output=True, text=True)
+    assert out.returncode == 0 and "2 moves" in out.stdout, (out.stdout, out.stderr)
+    assert not page.errors, page.errors
+
+
+def test_a_game_the_server_forgot_is_replaced(browser):
+    page = open_page(browser)
+    set_players(page, "human", "human")
+    old = page.evaluate("window.cabra.ui.id")
+    status = page.evaluate(f"fetch('/api/games/{old}', {{method: 'DELETE'}}).then(r => r.status)")
+    assert status == 200
+    cell(page, 4, 4).click()
+    expect(page.locator("#message")).to_contain_text("a new game was started")
+    assert page.evaluate("window.cabra.ui.id") != old
+    cell(page, 4, 4).click()
+    wait_ply(page, 1)
+    assert not page.errors, page.errors
+
+
+def test_the_engine_plays_itself_thinking_live_and_stops(browser):
+    page = open_page(browser)
+    page.fill("#time", "60")
+    set_players(page, "engine", "human")
+    expect(page.locator("#live-text")).to_contain_text("Thinking for player 1", timeout=10_000)
+    # Several updates a second; the best line is drawn as numbered ghosts.
+    texts = set()
+    for _ in range(8):
+        texts.add(page.text_content("#live-text"))
+        page.wait_for_timeout(120)
+    assert len(texts) >= 4, texts
+    expect(page.locator("#iso .ghost.line").first).to_be_visible()
+    expect(page.locator("#live-line")).to_contain_text("Best line: ")
+    shot(page, "09-thinking.png")
+    page.click("#stop")
+    wait_ply(page, 1)
+    expect(page.locator("#live-text")).to_contain_text("(stopped)")
+    # Engine against itself: player 2 as engine too, stopped after a move.
+    page.fill("#time", "0.2")
+    page.select_option("#p2", "engine")
+    wait_ply(page, 3)
+    set_players(page, "human", "human")
+    page.wait_for_function("!window.cabra.ui.game.busy")
+    assert ply(page) >= 3
+    assert not page.errors, page.errors
+
+
+def main():
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    tests = [v for k, v in globals().items() if k.startswith("test_")]
+    passed = failed = 0
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        print(f"browser: {browser.version}, server {URL}")
+        for t in tests:
+            start = time.perf_counter()
+            try:
+                t(browser)
+                passed += 1
+                print(f"ok   {t.__name__} ({time.perf_counter() - start:.1f} s)")
+            except Exception:
+                failed += 1
+                print(f"FAIL {t.__name__}")
+                traceback.print_exc()
+        browser.close()
+    with urllib.request.urlopen(URL + "api/info") as r:
+        sizes = json.load(r)
+    figures["embedded assets (bytes)"] = sizes.get("assets_bytes")
+    for k, v in figures.items():
+        print(f"figure: {k}: {v}")
+    print(f"browser: {passed} passed, {failed} failed")
+    return 1 if failed or not passed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

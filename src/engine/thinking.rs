@@ -186,10 +186,14 @@ impl Engine {
         let mut total = 0u64;
         let mut slice_iterations = FIRST_SLICE_ITERATIONS;
         let mut interrupted = false;
+        // How late a timed slice has ended past its own limit (threads not
+        // scheduled on a busy machine): later slices end that much earlier,
+        // so that the whole search keeps its deadline.
+        let mut lag = Duration::ZERO;
         let mut report = loop {
             let mut limits = Limits::none().stop_flag(stop.clone());
             limits.time = Some(match budget.time {
-                Some(t) => t.saturating_sub(start.elapsed()).min(slice),
+                Some(t) => t.saturating_sub(start.elapsed() + lag).min(slice),
                 None => slice,
             });
             if let Some(n) = budget.iterations {
@@ -199,6 +203,9 @@ impl Engine {
             limits.nodes = budget.nodes;
             let slice_start = Instant::now();
             let mut report = searcher.search(&limits);
+            if let (Some(target), None) = (limits.time, budget.iterations) {
+                lag = lag.max(slice_start.elapsed().saturating_sub(target));
+            }
             total += report.iterations;
             if budget.iterations.is_some() {
                 // Size the next slice to last about one slice.

@@ -29,6 +29,8 @@ ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 TIMEOUT = 30_000
+# Assertions wait as long as actions do: a loaded machine answers late.
+expect.set_options(timeout=TIMEOUT)
 figures = {}
 
 

@@ -103,10 +103,11 @@ fn board_lines(pos: &Position, view: &View, marked: Volume) -> String {
         ["z=0", "z=1", "z=2", "top: owner, height"]
     };
     let top_digits: String = (0..8).map(|x| format!(" {x} ")).collect();
+    // Titles and column numbers stand over the cells, after the row labels.
     let mut head = String::new();
     let mut numbers = String::new();
     for t in &titles[..3] {
-        let _ = write!(head, "{t:<w$}{gap}", w = layer_width);
+        let _ = write!(head, "  {t:<w$}{gap}", w = layer_width - 2);
         let _ = write!(
             numbers,
             "  {:<w$}{gap}",
@@ -115,7 +116,7 @@ fn board_lines(pos: &Position, view: &View, marked: Volume) -> String {
         );
     }
     if !top_below {
-        head.push_str(titles[3]);
+        let _ = write!(head, " {}", titles[3]);
         let _ = write!(numbers, " {}", top_digits.trim_end());
     }
     let mut out = String::new();
@@ -262,6 +263,49 @@ pub fn wrap(text: &str, width: usize) -> String {
     out
 }
 
+/// The number of characters of `line` a terminal shows (ANSI colour
+/// sequences take no room).
+fn visible_len(line: &str) -> usize {
+    let mut n = 0;
+    let mut in_escape = false;
+    for c in line.chars() {
+        match (in_escape, c) {
+            (false, '\x1b') => in_escape = true,
+            (true, 'm') => in_escape = false,
+            (true, _) => {}
+            (false, _) => n += 1,
+        }
+    }
+    n
+}
+
+/// `text` with every line too long for `width` columns wrapped at word
+/// boundaries (continuations indented by two spaces); lines that fit,
+/// such as the board's, are left as they are.
+pub fn fit(text: &str, width: usize) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let (body, end) = match line.strip_suffix('\n') {
+            Some(b) => (b, "\n"),
+            None => (line, ""),
+        };
+        if visible_len(body) < width {
+            out.push_str(line);
+            continue;
+        }
+        let wrapped = wrap(body, width);
+        for (i, l) in wrapped.lines().enumerate() {
+            if i > 0 {
+                out.push('\n');
+                out.push_str("  ");
+            }
+            out.push_str(l);
+        }
+        out.push_str(end);
+    }
+    out
+}
+
 /// One line saying how the game stands: the result, or who is to move.
 pub fn status_line(pos: &Position) -> String {
     match pos.status() {
@@ -331,6 +375,24 @@ mod tests {
         assert_eq!(rows[5].as_bytes()[digit], b'O', "{wide}");
         assert_eq!(rows[5].as_bytes()[digit + 2], b'O', "{wide}");
         assert!(!wide.lines().any(|l| l.ends_with(' ')));
+    }
+
+    #[test]
+    fn long_lines_are_wrapped_and_coloured_boards_are_not() {
+        let long = "error: `quit` takes no argument (found 'T0 330'); `help quit` says more — to place a piece, start with its letter\n";
+        let fitted = fit(long, 60);
+        assert!(fitted.lines().count() > 1 && fitted.lines().all(|l| l.chars().count() < 60));
+        assert!(fitted.ends_with('\n'));
+        let pos = parse_game("110 120 121 122\n").unwrap();
+        let coloured = render(
+            &pos,
+            &View {
+                colours: true,
+                width: 80,
+                ..View::PLAIN
+            },
+        );
+        assert_eq!(fit(&coloured, 80), coloured);
     }
 
     #[test]

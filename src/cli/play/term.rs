@@ -24,6 +24,7 @@ use super::commands::{self, Input, SPECS};
 use super::session::{Options, Response, SEARCHING, Session, Ui};
 use super::{DEFAULT_TIME, PlayArgs};
 use crate::cli::options::all_cores;
+use crate::cli::render::fit;
 use crate::cli::{signals, style};
 use cabra::engine::{Progress, group};
 
@@ -98,7 +99,18 @@ impl Ui for TermUi {
 
     fn stream(&mut self, text: &str) {
         if !text.is_empty() {
-            emit(text);
+            emit(&fit(text, self.width()));
+        }
+    }
+}
+
+impl TermUi {
+    /// The width to fit text to: the terminal's, or unlimited in a pipe.
+    fn width(&self) -> usize {
+        if self.progress {
+            style::terminal_width()
+        } else {
+            usize::MAX
         }
     }
 }
@@ -304,10 +316,11 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
 
 /// Prints a response on the terminal: errors in red when colours are on.
 fn show(r: &Response, colours: bool) -> bool {
+    let text = fit(&r.text, style::terminal_width());
     if r.error {
-        emit(&style::paint(&r.text, style::ERROR, colours))
+        emit(&style::paint(&text, style::ERROR, colours))
     } else {
-        emit(&r.text)
+        emit(&text)
     }
 }
 

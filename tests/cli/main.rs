@@ -13,4 +13,5 @@ mod search;
 mod serve;
 #[cfg(unix)]
 mod signals;
+mod usage;
 mod variants;

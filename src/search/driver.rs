@@ -262,6 +262,7 @@ impl<G: Game> Searcher<G> {
                 visits: s.visits,
                 winrate: s.winrate(),
                 proven: flip_child(s.proof),
+                pv: self.pv(s.id),
             })
             .collect();
         Report {

@@ -31,6 +31,8 @@ pub struct MoveStats<M> {
     pub winrate: f64,
     /// The proven result of this move for the side to move, if any.
     pub proven: Option<Proven>,
+    /// The principal variation starting with this move.
+    pub pv: Vec<M>,
 }
 
 /// What a search found.
@@ -79,6 +81,7 @@ impl<M> Report<M> {
                     visits: s.visits,
                     winrate: s.winrate,
                     proven: s.proven,
+                    pv: s.pv.into_iter().map(&mut f).collect(),
                 })
                 .collect(),
             threads: self.threads,

@@ -210,3 +210,23 @@ fn empty_board_search_is_reproducible_and_sane() {
     assert!(r.top.len() <= 1_345);
     assert!(r.pv.len() >= 2);
 }
+
+#[test]
+fn every_top_move_has_its_own_principal_variation() {
+    let pos = Position::new();
+    let r = search(pos, 2, 20_000);
+    assert!(r.top.len() > 1);
+    for m in &r.top {
+        assert_eq!(m.pv.first(), Some(&m.mv));
+        // Each line is a legal sequence from the root.
+        let mut p = pos;
+        for &id in &m.pv {
+            let mv = Position::move_from_id(id);
+            assert!(p.is_legal_move(mv), "{:?}", m.pv);
+            p.play_move(mv);
+        }
+    }
+    let best = r.top.iter().find(|m| Some(m.mv) == r.best).unwrap();
+    assert_eq!(best.pv, r.pv);
+    assert!(r.top.iter().any(|m| m.pv.len() > 1));
+}

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use cabra::engine::elo::Summary;
-use cabra::engine::matches::{GameRecord, play_game, random_opening};
+use cabra::engine::matches::{GameRecord, play_engines, random_opening};
 use cabra::engine::{Budget, EngineConfig, parse_count};
 use cabra::game::record::write_game;
 use rayon::prelude::*;
@@ -252,7 +252,7 @@ fn play_all(
                 );
                 let game_seed = seed ^ (g as u64).wrapping_mul(0x2545_F491_4F6C_DD1D);
                 let Some(r) =
-                    play_game(configs.each_ref(), g % 2, start, &opening, game_seed, &stop)
+                    play_engines(configs.each_ref(), g % 2, start, &opening, game_seed, &stop)
                 else {
                     return Ok(None);
                 };
@@ -284,13 +284,7 @@ fn play_all(
 
 /// Writes one game with a header of comments.
 fn save(path: &Path, g: usize, r: &GameRecord, configs: &[EngineConfig; 2]) -> anyhow::Result<()> {
-    let first_colour = r.opening % 2;
-    let a_player = if r.first == 0 {
-        first_colour
-    } else {
-        1 - first_colour
-    };
-    let (p1, p2) = if a_player == 0 {
+    let (p1, p2) = if r.player_one() == 0 {
         (&configs[0].name, &configs[1].name)
     } else {
         (&configs[1].name, &configs[0].name)

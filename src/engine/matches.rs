@@ -1,33 +1,238 @@
-//! Games between two engines from random openings, for `cabra match` and
-//! `cabra selfplay`.
+//! Games between two players from random openings, for `cabra match` and
+//! `cabra selfplay`. A player is anything that answers "your move" for a
+//! position ([`Player`]): an in-process [`Engine`] ([`EnginePlayer`]) or,
+//! in the front end, another program. A player that fails to give a legal
+//! placement (an illegal one, a crash, an unreadable answer, no answer in
+//! time, a resignation) loses the game, and the record says why.
 
+use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::config::EngineConfig;
 use super::thinking::Engine;
-use crate::game::{Placement, Position, below};
+use super::units::format_duration;
+use crate::game::{Move, Placement, Player as Colour, Position, below};
 
-/// A finished game between two engines.
-#[derive(Clone, Debug)]
-pub struct GameRecord {
-    /// The final position (its history is the whole game, opening included).
-    pub position: Position,
-    /// Placements of the opening (not chosen by the engines).
-    pub opening: usize,
-    /// Which engine played first: 0 = the first engine given, 1 = the second.
-    pub first: usize,
-    /// The score of the first engine given: 1, 0.5 or 0.
-    pub score: f64,
+/// Why a player lost a game off the board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// It answered a placement that is not legal in the position.
+    Illegal {
+        /// The placement, as answered.
+        placement: String,
+        /// Why it is not legal.
+        why: String,
+    },
+    /// Its answer could not be read as a placement (or the protocol broke).
+    Garbage(String),
+    /// It answered with an error instead of a placement.
+    Refused(String),
+    /// It stopped running (exit status or signal, and what it said last).
+    Crashed(String),
+    /// It took longer than allowed for one answer.
+    Timeout {
+        /// The time allowed (the time per move and the margin).
+        limit: Duration,
+    },
+    /// It resigned.
+    Resigned,
 }
 
-/// Plays one game: `engines[first]` moves first, from `opening`. The
-/// engines are fresh for each game (seeded from `seed`). Returns `None`
-/// when `stop` is raised before the game ends.
+impl Fault {
+    /// A one-word name of the kind of fault, for summaries: `illegal`,
+    /// `garbage`, `error`, `crash`, `timeout` or `resign`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Fault::Illegal { .. } => "illegal",
+            Fault::Garbage(_) => "garbage",
+            Fault::Refused(_) => "error",
+            Fault::Crashed(_) => "crash",
+            Fault::Timeout { .. } => "timeout",
+            Fault::Resigned => "resign",
+        }
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fault::Illegal { placement, why } => {
+                write!(f, "illegal placement {placement} ({why})")
+            }
+            Fault::Garbage(what) => write!(f, "unreadable answer: {what}"),
+            Fault::Refused(what) => write!(f, "answered an error: {what}"),
+            Fault::Crashed(what) => write!(f, "crashed: {what}"),
+            Fault::Timeout { limit } => {
+                write!(f, "no answer within {}", format_duration(*limit))
+            }
+            Fault::Resigned => f.write_str("resigned"),
+        }
+    }
+}
+
+/// One side of a game: gives a placement for the side to move.
+pub trait Player {
+    /// The move for the side to move in `pos`, whose record is the whole
+    /// game so far (opening included). The caller checks legality.
+    fn genmove(&mut self, pos: &Position) -> Result<Move, Fault>;
+
+    /// The game is over (or abandoned); `pos` is where it ended.
+    fn finish(&mut self, _pos: &Position) {}
+}
+
+/// An in-process engine as a player.
+pub struct EnginePlayer {
+    engine: Engine,
+}
+
+impl EnginePlayer {
+    /// A fresh engine with this configuration and seed; `stop` stops its
+    /// searches (stopping a match stops the searches in progress).
+    pub fn new(config: EngineConfig, seed: u64, stop: &Arc<AtomicBool>) -> EnginePlayer {
+        let mut engine = Engine::new(config, seed);
+        engine.share_stop_flag(stop.clone());
+        EnginePlayer { engine }
+    }
+}
+
+impl Player for EnginePlayer {
+    fn genmove(&mut self, pos: &Position) -> Result<Move, Fault> {
+        self.engine
+            .choose(pos)
+            .best
+            .ok_or_else(|| Fault::Refused("no placement found".into()))
+    }
+}
+
+/// A game lost off the board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Forfeit {
+    /// The player who lost: 0 = the first given, 1 = the second.
+    pub loser: usize,
+    /// Placements on the board when it happened.
+    pub ply: usize,
+    /// What went wrong.
+    pub fault: Fault,
+}
+
+/// A finished game between two players.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// The final position (its history is the whole game, opening
+    /// included; a forfeited game stops where the fault happened).
+    pub position: Position,
+    /// Placements of the opening (not chosen by the players).
+    pub opening: usize,
+    /// Which player played first: 0 = the first player given, 1 = the second.
+    pub first: usize,
+    /// The colour the first player given played.
+    pub a_colour: Colour,
+    /// The score of the first player given: 1, 0.5 or 0.
+    pub score: f64,
+    /// Set when a player lost off the board.
+    pub forfeit: Option<Forfeit>,
+}
+
+impl GameRecord {
+    /// Which player (0 or 1, as given) played player 1 of the game.
+    pub fn player_one(&self) -> usize {
+        if self.a_colour == Colour::One { 0 } else { 1 }
+    }
+}
+
+/// Plays one game between `players` from `start` (which holds the rules):
+/// `players[first]` moves first after `opening`. Returns `None` when `stop`
+/// is raised before the game ends.
 pub fn play_game(
+    players: [&mut dyn Player; 2],
+    first: usize,
+    start: Position,
+    opening: &[Placement],
+    stop: &AtomicBool,
+) -> Option<GameRecord> {
+    let mut pos = start;
+    for &mv in opening {
+        pos.play(mv);
+    }
+    // The player that moves first after the opening plays the colour to
+    // move at the end of it (whoever moves next, after a swap or a time
+    // machine too).
+    let first_colour = pos.to_move();
+    let a_colour = if first == 0 {
+        first_colour
+    } else {
+        first_colour.other()
+    };
+    let mut forfeit = None;
+    while !pos.status().is_over() {
+        if stop.load(Ordering::SeqCst) {
+            for p in players {
+                p.finish(&pos);
+            }
+            return None;
+        }
+        let idx = if pos.to_move() == a_colour { 0 } else { 1 };
+        let fault = match players[idx].genmove(&pos) {
+            Ok(mv) => match pos.check_move(mv) {
+                Ok(()) => {
+                    pos.play_move(mv);
+                    continue;
+                }
+                Err(e) => Fault::Illegal {
+                    placement: mv.to_string(),
+                    why: e.to_string(),
+                },
+            },
+            Err(f) => f,
+        };
+        // A fault while stopping (a program killed by the same signal)
+        // is no result.
+        if stop.load(Ordering::SeqCst) {
+            for p in players {
+                p.finish(&pos);
+            }
+            return None;
+        }
+        forfeit = Some(Forfeit {
+            loser: idx,
+            ply: pos.plies(),
+            fault,
+        });
+        break;
+    }
+    for p in players {
+        p.finish(&pos);
+    }
+    let score = match (&forfeit, pos.status().winner()) {
+        (Some(f), _) => {
+            if f.loser == 0 {
+                0.0
+            } else {
+                1.0
+            }
+        }
+        (None, Some(w)) if w == a_colour => 1.0,
+        (None, Some(_)) => 0.0,
+        (None, None) => 0.5,
+    };
+    Some(GameRecord {
+        position: pos,
+        opening: opening.len(),
+        first,
+        a_colour,
+        score,
+        forfeit,
+    })
+}
+
+/// Plays one game between two in-process engines, fresh for the game
+/// (seeded from `seed`); see [`play_game`].
+pub fn play_engines(
     configs: [&EngineConfig; 2],
     first: usize,
     start: Position,
@@ -35,51 +240,9 @@ pub fn play_game(
     seed: u64,
     stop: &Arc<AtomicBool>,
 ) -> Option<GameRecord> {
-    let mut engines = [
-        Engine::new(configs[0].clone(), seed ^ 0xA),
-        Engine::new(configs[1].clone(), seed ^ 0xB),
-    ];
-    let mut pos = start;
-    for &mv in opening {
-        pos.play(mv);
-    }
-    // The engine that moves first after the opening plays the colour to
-    // move at the end of it (whoever moves next, after a swap or a time
-    // machine too).
-    let first_colour = pos.to_move();
-    for e in &mut engines {
-        // Stopping the match stops the searches in progress too.
-        e.share_stop_flag(stop.clone());
-    }
-    while !pos.status().is_over() {
-        if stop.load(Ordering::SeqCst) {
-            return None;
-        }
-        let idx = if pos.to_move() == first_colour {
-            first
-        } else {
-            1 - first
-        };
-        let report = engines[idx].choose(&pos);
-        let mv = report.best.expect("an unfinished game has a legal move");
-        pos.play_move(mv);
-    }
-    let a_colour = if first == 0 {
-        first_colour
-    } else {
-        first_colour.other()
-    };
-    let score = match pos.status().winner() {
-        Some(w) if w == a_colour => 1.0,
-        Some(_) => 0.0,
-        None => 0.5,
-    };
-    Some(GameRecord {
-        position: pos,
-        opening: opening.len(),
-        first,
-        score,
-    })
+    let mut a = EnginePlayer::new(configs[0].clone(), seed ^ 0xA, stop);
+    let mut b = EnginePlayer::new(configs[1].clone(), seed ^ 0xB, stop);
+    play_game([&mut a, &mut b], first, start, opening, stop)
 }
 
 /// Draws per opening placement before the opening stops short.
@@ -143,7 +306,7 @@ mod tests {
         let opening = random_opening(&Position::new(), 3, 2, 4);
         assert!((2..=4).contains(&opening.len()));
         for first in 0..2 {
-            let g = play_game(
+            let g = play_engines(
                 [&a, &b],
                 first,
                 Position::new(),
@@ -155,6 +318,71 @@ mod tests {
             assert!(g.position.status().is_over());
             assert_eq!(&g.position.placements()[..opening.len()], &opening[..]);
             assert!([0.0, 0.5, 1.0].contains(&g.score));
+            assert_eq!(g.forfeit, None);
         }
+    }
+
+    /// A player that answers from a script: `Ok` placements in turn, then
+    /// the fault.
+    struct Scripted(Vec<Result<Move, Fault>>);
+
+    impl Player for Scripted {
+        fn genmove(&mut self, _: &Position) -> Result<Move, Fault> {
+            if self.0.is_empty() {
+                return Err(Fault::Garbage("script ended".into()));
+            }
+            self.0.remove(0)
+        }
+    }
+
+    #[test]
+    fn a_faulty_player_loses_with_its_reason_whichever_colour_it_has() {
+        let stop = AtomicBool::new(false);
+        let opening = random_opening(&Position::new(), 5, 2, 2);
+        let taken = opening[0];
+        for first in 0..2 {
+            for faulty in 0..2 {
+                let mut good = EnginePlayer::new(
+                    EngineConfig::parse("iterations=30").unwrap(),
+                    1,
+                    &Arc::new(AtomicBool::new(false)),
+                );
+                // The faulty player answers a placement already on the board.
+                let mut bad = Scripted(vec![Ok(Move::Place(taken))]);
+                let players: [&mut dyn Player; 2] = if faulty == 0 {
+                    [&mut bad, &mut good]
+                } else {
+                    [&mut good, &mut bad]
+                };
+                let g = play_game(players, first, Position::new(), &opening, &stop).unwrap();
+                let f = g.forfeit.expect("a forfeit");
+                assert_eq!(f.loser, faulty);
+                assert_eq!(f.fault.kind(), "illegal");
+                assert!(f.fault.to_string().contains("already taken"), "{}", f.fault);
+                assert_eq!(g.score, if faulty == 0 { 0.0 } else { 1.0 });
+                // The game stops where the fault happened.
+                assert_eq!(g.position.plies(), f.ply);
+                assert!(!g.position.status().is_over());
+            }
+        }
+    }
+
+    #[test]
+    fn faults_name_their_kind_and_a_stop_is_no_result() {
+        let stop = AtomicBool::new(false);
+        let opening = random_opening(&Position::new(), 6, 2, 2);
+        let mut a = Scripted(vec![Err(Fault::Timeout {
+            limit: Duration::from_millis(1100),
+        })]);
+        let mut b = Scripted(vec![]);
+        let g = play_game([&mut a, &mut b], 0, Position::new(), &opening, &stop).unwrap();
+        let f = g.forfeit.unwrap();
+        assert_eq!((f.loser, f.fault.kind()), (0, "timeout"));
+        assert_eq!(f.fault.to_string(), "no answer within 1.1s");
+        assert_eq!(g.score, 0.0);
+        stop.store(true, Ordering::SeqCst);
+        let mut a = Scripted(vec![Err(Fault::Crashed("killed".into()))]);
+        let mut b = Scripted(vec![]);
+        assert!(play_game([&mut a, &mut b], 0, Position::new(), &opening, &stop).is_none());
     }
 }

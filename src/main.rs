@@ -49,6 +49,9 @@ enum Command {
     Tactics(cli::tactics_cmd::TacticsArgs),
     /// Play and analyse games in the browser: a local web server (see docs/API.md).
     Serve(cli::serve::ServeArgs),
+    /// Speak a text protocol (GTP conventions) on standard input and output, for GUIs and tournament programs (see docs/PROTOCOL.md).
+    #[command(allow_negative_numbers = true)]
+    Gtp(cli::gtp::GtpArgs),
     /// List the engine configurations (--engine, --a, --b) and their keys.
     #[command(allow_negative_numbers = true)]
     Engines(cli::engines::EnginesArgs),
@@ -81,6 +84,7 @@ fn main() -> ExitCode {
         Command::Match(a) => cli::match_cmd::run(a),
         Command::Selfplay(a) => cli::match_cmd::run_selfplay(a),
         Command::Tactics(a) => cli::tactics_cmd::run(a),
+        Command::Gtp(a) => cli::gtp::run(a),
         Command::Engines(a) => cli::engines::run(a),
         Command::Serve(a) => cli::serve::run(a),
     };

@@ -7,6 +7,8 @@ pub mod bench;
 pub mod check;
 pub mod engines;
 pub mod files;
+pub mod gtp;
+pub mod lines;
 pub mod match_cmd;
 pub mod options;
 pub mod perft_cmd;

@@ -1,0 +1,369 @@
+//! The commands of `cabra gtp`: one table ([`COMMANDS`]) that
+//! `list_commands`, `known_command` and the dispatch read, and one
+//! function per command.
+
+use std::path::Path;
+
+use cabra::engine::{EngineConfig, KEYS};
+use cabra::game::{Piece, Player, Position, Rules, Status};
+
+use super::clock::{parse_seconds, parse_stones};
+use super::line::{Command, parse_move_words, parse_player};
+use super::stream::{Kind, Request, decide};
+use super::{Gtp, Reply};
+use crate::cli::files::{read_record, save_game};
+use crate::cli::render::{View, render, status_line};
+
+/// One command: its name, its arguments (for the usage message), and what
+/// it does.
+struct Spec {
+    name: &'static str,
+    usage: &'static str,
+    run: fn(&mut Gtp, &[String]) -> Reply,
+}
+
+/// Every command, in the order `list_commands` gives them.
+#[rustfmt::skip]
+const COMMANDS: &[Spec] = &[
+    Spec { name: "protocol_version", usage: "", run: |_, _| Reply::Ok("2".into()) },
+    Spec { name: "name", usage: "", run: |_, _| Reply::Ok("cabra".into()) },
+    Spec { name: "version", usage: "", run: |_, _| Reply::Ok(env!("CARGO_PKG_VERSION").into()) },
+    Spec { name: "known_command", usage: "NAME", run: known_command },
+    Spec { name: "list_commands", usage: "", run: list_commands },
+    Spec { name: "quit", usage: "", run: |_, _| Reply::Quit },
+    Spec { name: "clear_board", usage: "", run: clear_board },
+    Spec { name: "cabra-rules", usage: "[caminos|bridget] [swap]", run: rules },
+    Spec { name: "play", usage: "PLAYER PLACEMENT", run: play },
+    Spec { name: "genmove", usage: "PLAYER", run: genmove },
+    Spec { name: "undo", usage: "", run: undo },
+    Spec { name: "showboard", usage: "", run: |g, _| Reply::Ok(format!("\n{}", render(&g.pos, &View::PLAIN))) },
+    Spec { name: "loadcaminos", usage: "FILE [PLACEMENTS]", run: load },
+    Spec { name: "savecaminos", usage: "FILE", run: save },
+    Spec { name: "result", usage: "", run: |g, _| Reply::Ok(status_line(&g.pos)) },
+    Spec { name: "final_score", usage: "", run: final_score },
+    Spec { name: "legal_moves", usage: "[PIECE]", run: legal_moves },
+    Spec { name: "time_settings", usage: "MAIN BYO_YOMI STONES", run: time_settings },
+    Spec { name: "time_left", usage: "PLAYER TIME STONES", run: time_left },
+    Spec { name: "cabra-set", usage: "KEY VALUE", run: set },
+    Spec { name: "cabra-get", usage: "", run: get },
+    Spec { name: "cabra-analyze", usage: "[PLAYER] [INTERVAL] [interval I] [maxmoves N]", run: analyze },
+    Spec { name: "genmove_analyze", usage: "PLAYER [INTERVAL] [interval I] [maxmoves N]", run: genmove_analyze },
+];
+
+impl Gtp {
+    /// Runs one command.
+    pub(super) fn execute(&mut self, c: &Command) -> Reply {
+        match COMMANDS.iter().find(|s| s.name == c.name) {
+            Some(spec) => match (spec.run)(self, &c.args) {
+                Reply::Err(e) if e.is_empty() => Reply::Err(
+                    format!("usage: {} {}", spec.name, spec.usage)
+                        .trim_end()
+                        .into(),
+                ),
+                r => r,
+            },
+            None => Reply::Err("unknown command".into()),
+        }
+    }
+
+    /// `Ok` when `p` is the side to move in an ongoing game.
+    fn check_turn(&self, p: Player) -> Result<(), String> {
+        if self.pos.status().is_over() {
+            return Err(format!("the game is over ({})", status_line(&self.pos)));
+        }
+        if p != self.pos.to_move() {
+            return Err(format!("{} is to move", self.pos.to_move()));
+        }
+        Ok(())
+    }
+}
+
+/// The usage error: an empty reason is replaced by the command's usage.
+fn usage() -> Reply {
+    Reply::Err(String::new())
+}
+
+fn reply(r: Result<String, String>) -> Reply {
+    match r {
+        Ok(t) => Reply::Ok(t),
+        Err(e) => Reply::Err(e),
+    }
+}
+
+fn known_command(_: &mut Gtp, args: &[String]) -> Reply {
+    match args {
+        [name] => Reply::Ok(COMMANDS.iter().any(|s| s.name == name).to_string()),
+        _ => usage(),
+    }
+}
+
+fn list_commands(_: &mut Gtp, _: &[String]) -> Reply {
+    Reply::Ok(
+        COMMANDS
+            .iter()
+            .map(|s| s.name)
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
+}
+
+fn clear_board(g: &mut Gtp, _: &[String]) -> Reply {
+    g.pos = Position::with_rules(g.pos.rules());
+    g.clock.restart();
+    Reply::Ok(String::new())
+}
+
+fn rules(g: &mut Gtp, args: &[String]) -> Reply {
+    if args.is_empty() {
+        return Reply::Ok(g.pos.rules().to_string());
+    }
+    match args.join(" ").parse::<Rules>() {
+        Ok(r) => {
+            // New rules, new game.
+            g.pos = Position::with_rules(r);
+            g.clock.restart();
+            Reply::Ok(String::new())
+        }
+        Err(e) => Reply::Err(e),
+    }
+}
+
+fn play(g: &mut Gtp, args: &[String]) -> Reply {
+    let [who, rest @ ..] = args else {
+        return usage();
+    };
+    reply((|| {
+        let p = parse_player(who)?;
+        let mv = parse_move_words(rest)?;
+        g.check_turn(p)?;
+        g.pos
+            .try_play_move(mv)
+            .map_err(|e| format!("illegal move {mv}: {e}"))?;
+        Ok(String::new())
+    })())
+}
+
+fn genmove(g: &mut Gtp, args: &[String]) -> Reply {
+    let [who] = args else {
+        return usage();
+    };
+    reply((|| {
+        let p = parse_player(who)?;
+        g.check_turn(p)?;
+        let budget = g.move_budget();
+        g.ready_to_search();
+        let thought = g.engine.think(&g.pos, budget, &mut |_| {});
+        g.clock.charge(
+            p,
+            std::time::Duration::from_secs_f64(thought.report.seconds),
+        );
+        Ok(match decide(&thought.report, g.resign) {
+            Some(mv) => {
+                g.pos.play_move(mv);
+                mv.to_string()
+            }
+            None => "resign".into(),
+        })
+    })())
+}
+
+fn undo(g: &mut Gtp, args: &[String]) -> Reply {
+    if !args.is_empty() {
+        return usage();
+    }
+    match g.pos.undo() {
+        Some(_) => Reply::Ok(String::new()),
+        None => Reply::Err("nothing to undo: the board is empty".into()),
+    }
+}
+
+fn load(g: &mut Gtp, args: &[String]) -> Reply {
+    if args.is_empty() {
+        return usage();
+    }
+    // A last number is the count of placements to keep; the rest is the path.
+    let (path, keep) = match args.split_last() {
+        Some((n, path)) if !path.is_empty() && n.chars().all(|c| c.is_ascii_digit()) => {
+            match n.parse::<usize>() {
+                Ok(n) => (path.join(" "), Some(n)),
+                Err(_) => return Reply::Err(format!("'{n}' is not a number of placements")),
+            }
+        }
+        _ => (args.join(" "), None),
+    };
+    reply((|| {
+        let record = read_record(Path::new(&path)).map_err(|e| format!("{e:#}"))?;
+        let mut pos = record.position;
+        if let Some(n) = keep {
+            if n > pos.plies() {
+                return Err(format!("{path} holds only {} placements", pos.plies()));
+            }
+            while pos.plies() > n {
+                pos.undo();
+            }
+        }
+        g.pos = pos;
+        Ok(format!(
+            "{}; {}",
+            cabra::engine::plural(pos.plies() as u64, "placement"),
+            status_line(&pos)
+        ))
+    })())
+}
+
+fn save(g: &mut Gtp, args: &[String]) -> Reply {
+    if args.is_empty() {
+        return usage();
+    }
+    let path = args.join(" ");
+    let header = vec![format!(" saved by cabra gtp: {}", status_line(&g.pos))];
+    match save_game(Path::new(&path), &header, &g.pos) {
+        Ok(()) => Reply::Ok(String::new()),
+        Err(e) => Reply::Err(format!("{e:#}")),
+    }
+}
+
+fn final_score(g: &mut Gtp, _: &[String]) -> Reply {
+    match g.pos.status() {
+        Status::Ongoing => Reply::Err("the game is in progress".into()),
+        Status::Draw { .. } => Reply::Ok("0".into()),
+        Status::Won { winner, .. } => Reply::Ok(format!("{}+", winner.number())),
+    }
+}
+
+fn legal_moves(g: &mut Gtp, args: &[String]) -> Reply {
+    let piece = match args {
+        [] => None,
+        [p] => match p.chars().collect::<Vec<_>>()[..] {
+            [c] if Piece::from_letter(c).is_some() => Piece::from_letter(c),
+            _ => return Reply::Err(format!("'{p}' is not a piece (L, T, Z or O)")),
+        },
+        _ => return usage(),
+    };
+    let mut list = Vec::new();
+    g.pos.for_each_legal(|m| {
+        if piece.is_none_or(|k| m.entry().piece == k) {
+            list.push(m.to_string());
+        }
+    });
+    if piece.is_none() {
+        g.pos.for_each_special(|m| list.push(m.to_string()));
+    }
+    Reply::Ok(list.join("\n"))
+}
+
+fn time_settings(g: &mut Gtp, args: &[String]) -> Reply {
+    let [main, byo, stones] = args else {
+        return usage();
+    };
+    reply((|| {
+        g.clock.set(
+            parse_seconds(main)?,
+            parse_seconds(byo)?,
+            parse_stones(stones)?,
+        );
+        Ok(String::new())
+    })())
+}
+
+fn time_left(g: &mut Gtp, args: &[String]) -> Reply {
+    let [who, time, stones] = args else {
+        return usage();
+    };
+    reply((|| {
+        let p = parse_player(who)?;
+        g.clock
+            .set_left(p, parse_seconds(time)?, parse_stones(stones)?);
+        Ok(String::new())
+    })())
+}
+
+/// Words that remove a limit with `cabra-set`.
+const NONE: &[&str] = &["none", "-", "off"];
+
+fn set(g: &mut Gtp, args: &[String]) -> Reply {
+    let [key, value] = args else {
+        return usage();
+    };
+    let key = key.to_ascii_lowercase();
+    reply((|| {
+        match key.as_str() {
+            "seed" => {
+                let s = value
+                    .parse::<u64>()
+                    .map_err(|_| format!("'{value}' is not a seed (a whole number)"))?;
+                g.engine.set_seed(s);
+            }
+            "resign" => {
+                g.resign = match value.to_ascii_lowercase().as_str() {
+                    "on" | "true" | "yes" | "1" => true,
+                    "off" | "false" | "no" | "0" => false,
+                    _ => return Err(format!("'{value}' is not on or off")),
+                };
+            }
+            _ => {
+                let mut config: EngineConfig = g.engine.config().clone();
+                let value = value.as_str();
+                match key.as_str() {
+                    "time" if NONE.contains(&value) => config.time = None,
+                    "iterations" if NONE.contains(&value) => config.iterations = None,
+                    "nodes" if NONE.contains(&value) => config.nodes = None,
+                    _ => config.set(&key, value)?,
+                }
+                g.engine.set_config(config);
+            }
+        }
+        Ok(String::new())
+    })())
+}
+
+fn get(g: &mut Gtp, args: &[String]) -> Reply {
+    if !args.is_empty() {
+        return usage();
+    }
+    let config = g.engine.config();
+    let mut lines: Vec<String> = KEYS
+        .iter()
+        .map(|k| format!("{} {}", k.name, k.get(config)))
+        .collect();
+    lines.push(format!("seed {}", g.engine.seed()));
+    lines.push(format!("resign {}", if g.resign { "on" } else { "off" }));
+    lines.push(format!("clock {}", g.clock.describe()));
+    Reply::Ok(lines.join("\n"))
+}
+
+fn analyze(g: &mut Gtp, args: &[String]) -> Reply {
+    let mut args = args;
+    if let Some((first, rest)) = args.split_first() {
+        if let Ok(p) = parse_player(first) {
+            if let Err(e) = g.check_turn(p) {
+                return Reply::Err(e);
+            }
+            args = rest;
+        }
+    }
+    if g.pos.status().is_over() {
+        return Reply::Err(format!("the game is over ({})", status_line(&g.pos)));
+    }
+    match Request::parse(Kind::Analyze, args) {
+        Ok(r) => Reply::Stream(r),
+        Err(e) => Reply::Err(e),
+    }
+}
+
+fn genmove_analyze(g: &mut Gtp, args: &[String]) -> Reply {
+    let Some((who, rest)) = args.split_first() else {
+        return usage();
+    };
+    let p = match parse_player(who) {
+        Ok(p) => p,
+        Err(e) => return Reply::Err(e),
+    };
+    if let Err(e) = g.check_turn(p) {
+        return Reply::Err(e);
+    }
+    match Request::parse(Kind::Genmove, rest) {
+        Ok(r) => Reply::Stream(r),
+        Err(e) => Reply::Err(e),
+    }
+}

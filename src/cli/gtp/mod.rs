@@ -1,0 +1,144 @@
+//! `cabra gtp`: the engine behind a text protocol on standard input and
+//! output, in the conventions of GTP version 2 (see docs/PROTOCOL.md).
+//!
+//! - `line.rs`: reading a command line, writing an answer, players and
+//!   placements as arguments;
+//! - `commands.rs`: the table of commands and what each does;
+//! - `stream.rs`: `cabra-analyze` and `genmove_analyze`, whose search runs
+//!   on a thread of its own while this thread waits for the next line;
+//! - `clock.rs`: `time_settings`, `time_left` and the time per placement.
+
+mod clock;
+mod commands;
+mod line;
+mod stream;
+
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use cabra::engine::{Budget, Engine};
+use cabra::game::{Position, Rules};
+
+use super::lines::{Line, read_line};
+use super::options::{EngineOptions, all_cores};
+use clock::Clock;
+use line::{MAX_LINE, Parsed, answer};
+
+/// The thinking time per placement when nothing sets one.
+const DEFAULT_TIME: Duration = Duration::from_secs(1);
+
+/// Arguments of `cabra gtp`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Reads commands on standard input and answers on standard output (docs/PROTOCOL.md). \
+                  Without a limit each genmove thinks 1 s (or its share of the clock set by \
+                  time_settings/time_left); threads default to all cores, --seed to 0. \
+                  `cabra-set KEY VALUE` changes any of these during the session."
+)]
+pub struct GtpArgs {
+    #[command(flatten)]
+    pub engine: EngineOptions,
+    #[command(flatten)]
+    pub rules: super::options::RulesOptions,
+    /// Answer `resign` to genmove when the engine has proven the game lost.
+    #[arg(long)]
+    pub resign: bool,
+}
+
+/// The state of a session: the engine, the game, the clock.
+pub struct Gtp {
+    engine: Engine,
+    pos: Position,
+    clock: Clock,
+    resign: bool,
+}
+
+/// What a command asks of the session loop.
+enum Reply {
+    /// Success, with the text of the answer.
+    Ok(String),
+    /// Failure, with the reason.
+    Err(String),
+    /// Answer, then end the session.
+    Quit,
+    /// Start a stream of analysis (its answer is written as it goes).
+    Stream(stream::Request),
+}
+
+impl Gtp {
+    /// A session with this engine, the board empty under `rules`.
+    pub fn new(engine: Engine, rules: Rules, resign: bool) -> Gtp {
+        Gtp {
+            engine,
+            pos: Position::with_rules(rules),
+            clock: Clock::default(),
+            resign,
+        }
+    }
+
+    /// The budget of the next genmove of the side to move: the engine's
+    /// limits, the time capped by the clock's share, 1 s when nothing is set.
+    fn move_budget(&self) -> Budget {
+        let mut budget = self.engine.budget();
+        if let Some(share) = self.clock.allocation(self.pos.to_move(), &self.pos) {
+            budget.time = Some(budget.time.map_or(share, |t| t.min(share)));
+        }
+        budget.or(Budget::time(DEFAULT_TIME))
+    }
+
+    /// Lowers the stop flag before a search (the engine never does).
+    fn ready_to_search(&self) {
+        self.engine.stop_flag().store(false, Ordering::SeqCst);
+    }
+}
+
+/// Writes `text` to standard output at once.
+fn emit(text: &str) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()
+}
+
+/// Runs `cabra gtp` on standard input and output.
+pub fn run(args: &GtpArgs) -> anyhow::Result<()> {
+    let engine = args.engine.engine(all_cores(), Budget::UNLIMITED, 0);
+    let mut gtp = Gtp::new(engine, args.rules.rules(), args.resign);
+    let stdin = io::stdin();
+    serve(&mut gtp, &mut stdin.lock())?;
+    Ok(())
+}
+
+/// Answers the commands of `input` until `quit` or the end of the input.
+pub fn serve(gtp: &mut Gtp, input: &mut impl BufRead) -> io::Result<()> {
+    // A line read while a stream ran, to run next.
+    let mut pending: Option<Option<Line>> = None;
+    loop {
+        let line = match pending.take() {
+            Some(l) => l,
+            None => read_line(input, MAX_LINE)?,
+        };
+        let Some(line) = line else {
+            return Ok(());
+        };
+        let command = match line::parse(&line) {
+            Parsed::Empty => continue,
+            Parsed::Error { id, reason } => {
+                emit(&answer(id, false, &reason))?;
+                continue;
+            }
+            Parsed::Command(c) => c,
+        };
+        match gtp.execute(&command) {
+            Reply::Ok(text) => emit(&answer(command.id, true, &text))?,
+            Reply::Err(reason) => emit(&answer(command.id, false, &reason))?,
+            Reply::Quit => {
+                emit(&answer(command.id, true, ""))?;
+                return Ok(());
+            }
+            Reply::Stream(request) => {
+                pending = Some(gtp.stream(command.id, request, input)?);
+            }
+        }
+    }
+}

@@ -1,0 +1,245 @@
+//! Live analysis: `cabra-analyze` and `genmove_analyze`. The search runs
+//! on a thread of its own and writes one `info` line per interval (from
+//! the engine's progress callback) while this thread waits for the next
+//! input line; that line raises the engine's stop flag, the search thread
+//! ends its answer, and the line is then run as usual.
+//!
+//! An `info` line holds one `info move ... visits ... winrate ... proven
+//! ... order ... pv ...` entry per candidate placement, as `lz-analyze`
+//! and `kata-analyze` write them; placements are three words each.
+
+use std::fmt::Write as _;
+use std::io::{self, BufRead};
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use cabra::engine::{Budget, DEFAULT_SLICE, parse_duration};
+use cabra::game::{MOVE_COUNT, Move};
+use cabra::search::{Proven, Report};
+
+use super::line::{MAX_LINE, answer};
+use super::{Gtp, emit};
+use crate::cli::lines::{Line, read_line};
+
+/// How often an `info` line is written when the command does not say.
+const DEFAULT_INTERVAL: Duration = Duration::from_millis(500);
+
+/// The shortest interval (shorter ones are raised to it).
+const MIN_INTERVAL: Duration = Duration::from_millis(10);
+
+/// Candidates per `info` line when the command does not say.
+const DEFAULT_MAXMOVES: usize = 10;
+
+/// Which command started the stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// `cabra-analyze`: search until the next line.
+    Analyze,
+    /// `genmove_analyze`: search within the move's budget, then play.
+    Genmove,
+}
+
+/// A stream as asked for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Request {
+    kind: Kind,
+    interval: Duration,
+    maxmoves: usize,
+}
+
+/// Reads an interval: a whole number is centiseconds (as `lz-analyze`
+/// reads it), or a duration with a unit (`250ms`, `1s`).
+fn parse_interval(word: &str) -> Result<Duration, String> {
+    let d = match word.parse::<u64>() {
+        Ok(cs) => Duration::from_millis(cs.saturating_mul(10)),
+        Err(_) => parse_duration(word).map_err(|_| {
+            format!("'{word}' is not an interval (centiseconds, or a duration such as 250ms)")
+        })?,
+    };
+    Ok(d.max(MIN_INTERVAL))
+}
+
+impl Request {
+    /// Reads the arguments after the player: `[INTERVAL] [interval I]
+    /// [maxmoves N]`.
+    pub fn parse(kind: Kind, args: &[String]) -> Result<Request, String> {
+        let mut r = Request {
+            kind,
+            interval: DEFAULT_INTERVAL,
+            maxmoves: DEFAULT_MAXMOVES,
+        };
+        let mut i = 0;
+        while i < args.len() {
+            let value = args.get(i + 1);
+            match (args[i].as_str(), value) {
+                ("interval", Some(v)) => r.interval = parse_interval(v)?,
+                ("maxmoves", Some(v)) => {
+                    r.maxmoves = match v.parse::<usize>() {
+                        Ok(n) if (1..=MOVE_COUNT).contains(&n) => n,
+                        _ => return Err(format!("'{v}' is not a number of moves from 1")),
+                    }
+                }
+                ("interval" | "maxmoves", None) => {
+                    return Err(format!("missing value after '{}'", args[i]));
+                }
+                (word, _) if i == 0 => {
+                    r.interval = parse_interval(word)?;
+                    i += 1;
+                    continue;
+                }
+                (word, _) => return Err(format!("unexpected '{word}'")),
+            }
+            i += 2;
+        }
+        Ok(r)
+    }
+}
+
+fn proven_word(p: Option<Proven>) -> &'static str {
+    match p {
+        Some(Proven::Win) => "win",
+        Some(Proven::Loss) => "loss",
+        Some(Proven::Draw) => "draw",
+        None => "none",
+    }
+}
+
+/// One `info` line for the candidates of `report` (most visited first);
+/// `None` before any candidate has been searched.
+pub fn info_line(report: &Report<Move>, maxmoves: usize) -> Option<String> {
+    if report.top.is_empty() {
+        return None;
+    }
+    let mut s = String::new();
+    for (order, m) in report.top.iter().take(maxmoves).enumerate() {
+        let pv: Vec<String> = m.pv.iter().map(|p| p.to_string()).collect();
+        let _ = write!(
+            s,
+            "{}info move {} visits {} winrate {:.4} proven {} order {order} pv {}",
+            if order == 0 { "" } else { " " },
+            m.mv,
+            m.visits,
+            m.winrate,
+            proven_word(m.proven),
+            pv.join(" ")
+        );
+    }
+    s.push('\n');
+    Some(s)
+}
+
+/// The placement to play after a search: `None` to resign (proven lost
+/// with resigning on, or nothing found).
+pub fn decide(report: &Report<Move>, resign: bool) -> Option<Move> {
+    if resign && report.proven == Some(Proven::Loss) {
+        return None;
+    }
+    report.best
+}
+
+impl Gtp {
+    /// Runs a stream: writes its answer as the search goes, until the
+    /// search ends (`genmove_analyze`) and in any case until the next input
+    /// line, which it returns (`None` at the end of the input) for the
+    /// session loop to run.
+    pub(super) fn stream(
+        &mut self,
+        id: Option<u64>,
+        request: Request,
+        input: &mut impl BufRead,
+    ) -> io::Result<Option<Line>> {
+        // The first line of the answer; the rest follows as it comes.
+        let head = answer(id, true, "");
+        emit(head.trim_end_matches('\n'))?;
+        emit("\n")?;
+        let pos = self.pos;
+        let mover = pos.to_move();
+        let budget = match request.kind {
+            Kind::Analyze => Budget {
+                nodes: self.engine.config().nodes,
+                ..Budget::UNLIMITED
+            },
+            Kind::Genmove => self.move_budget(),
+        };
+        let top_moves = self.engine.config().search.top_moves;
+        self.engine.set_top_moves(request.maxmoves);
+        self.engine.set_slice(request.interval);
+        self.ready_to_search();
+        let stop = self.engine.stop_flag();
+        let engine = &mut self.engine;
+        let resign = self.resign;
+        let maxmoves = request.maxmoves;
+        let kind = request.kind;
+        let (next, searched) = std::thread::scope(|s| {
+            let search = s.spawn(move || -> io::Result<(Option<Move>, f64)> {
+                let mut written = Ok(());
+                let thought = engine.think(&pos, budget, &mut |p| {
+                    if let (Ok(()), Some(line)) = (&written, info_line(p.report, maxmoves)) {
+                        written = emit(&line);
+                    }
+                });
+                written?;
+                let r = &thought.report;
+                let decision = decide(r, resign);
+                if kind == Kind::Genmove || !thought.interrupted {
+                    if let Some(line) = info_line(r, maxmoves) {
+                        emit(&line)?;
+                    }
+                }
+                if kind == Kind::Genmove {
+                    let word = decision.map_or("resign".to_string(), |m| m.to_string());
+                    emit(&format!("play {word}\n\n"))?;
+                }
+                Ok((decision, r.seconds))
+            });
+            let next = read_line(input, MAX_LINE);
+            stop.store(true, Ordering::SeqCst);
+            let searched = search
+                .join()
+                .unwrap_or_else(|_| Err(io::Error::other("the search thread failed")));
+            (next, searched)
+        });
+        self.engine.set_top_moves(top_moves);
+        self.engine.set_slice(DEFAULT_SLICE);
+        let (decision, seconds) = searched?;
+        match kind {
+            Kind::Analyze => emit("\n")?,
+            Kind::Genmove => {
+                self.clock.charge(mover, Duration::from_secs_f64(seconds));
+                if let Some(mv) = decision {
+                    self.pos.play_move(mv);
+                }
+            }
+        }
+        next
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn intervals_and_options() {
+        let r = Request::parse(Kind::Analyze, &words("50 maxmoves 3")).unwrap();
+        assert_eq!((r.interval, r.maxmoves), (Duration::from_millis(500), 3));
+        let r = Request::parse(Kind::Analyze, &words("interval 250ms")).unwrap();
+        assert_eq!(r.interval, Duration::from_millis(250));
+        let r = Request::parse(Kind::Genmove, &[]).unwrap();
+        assert_eq!(
+            (r.interval, r.maxmoves),
+            (DEFAULT_INTERVAL, DEFAULT_MAXMOVES)
+        );
+        assert_eq!(
+            Request::parse(Kind::Analyze, &words("0")).unwrap().interval,
+            MIN_INTERVAL
+        );
+        for bad in ["x", "50 60", "maxmoves 0", "maxmoves", "interval soon"] {
+            assert!(Request::parse(Kind::Analyze, &words(bad)).is_err(), "{bad}");
+        }
+    }
+}

@@ -199,12 +199,20 @@ impl<G: Game> Searcher<G> {
                 .children(ROOT)
                 .iter()
                 .position(|c| usize::from(c.mv) == id);
-            match found {
-                Some(slot) => {
-                    let sub = root.extract(root.node(ROOT).first + slot as u32);
+            let child = found.map(|slot| root.node(ROOT).first + slot as u32);
+            // A root move proven lost by the threat rule has no children:
+            // its proof names no move to play from there, so a fresh tree
+            // (whose win check finds the winning move) replaces it.
+            let settled_empty = child.is_some_and(|c| {
+                let n = root.node(c);
+                n.proof != Proof::Unknown && n.len == 0
+            });
+            match child {
+                Some(c) if !settled_empty => {
+                    let sub = root.extract(c);
                     w.install(sub, &self.root, salt);
                 }
-                None => w.reset(&self.root, salt),
+                _ => w.reset(&self.root, salt),
             }
         }
     }

@@ -230,3 +230,26 @@ fn every_top_move_has_its_own_principal_variation() {
     assert_eq!(best.pv, r.pv);
     assert!(r.top.iter().any(|m| m.pv.len() > 1));
 }
+
+#[test]
+fn a_reused_tree_plays_the_win_after_a_root_move_proven_lost() {
+    // The loser's root keeps its moves as proven losses without children;
+    // advancing into one must still find the winner's bridge.
+    let pos = parse_game(LOST).unwrap();
+    let config = SearchConfig {
+        threads: 1,
+        seed: 5,
+        ..SearchConfig::default()
+    };
+    let mut s = Searcher::new(pos, config);
+    let r = s.search(&Limits::none().iterations(20_000));
+    assert_eq!(r.proven, Some(Proven::Loss));
+    let lost = r.best.unwrap();
+    s.advance(lost);
+    let r = s.search(&Limits::none().iterations(20_000));
+    assert_eq!(r.proven, Some(Proven::Win));
+    let mut after = pos;
+    after.play_move(lost);
+    after.play_move(r.best.unwrap());
+    assert_eq!(after.status().winner(), Some(cabra::game::Player::One));
+}

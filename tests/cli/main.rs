@@ -6,6 +6,7 @@ mod common;
 
 mod analyze;
 mod commands;
+mod gtp;
 mod http;
 mod matches;
 mod play;

@@ -38,6 +38,9 @@ enum Command {
     /// Analyse a game: the engine's view of every placement, marking mistakes.
     #[command(allow_negative_numbers = true)]
     Analyze(cli::analyze::AnalyzeArgs),
+    /// A JSON-lines analysis engine for scripts: one query per line in, one answer per analysed turn out (see docs/PROTOCOL.md).
+    #[command(allow_negative_numbers = true)]
+    Analysis(cli::analysis_cmd::AnalysisArgs),
     /// Play games between two engine configurations and report the score and Elo (see docs/STRENGTH.md).
     #[command(allow_negative_numbers = true)]
     Match(cli::match_cmd::MatchArgs),
@@ -81,6 +84,7 @@ fn main() -> ExitCode {
         Command::Search(a) => cli::search_cmd::run(a),
         Command::Play(a) => cli::play::run(a),
         Command::Analyze(a) => cli::analyze::run(a),
+        Command::Analysis(a) => cli::analysis_cmd::run(a),
         Command::Match(a) => cli::match_cmd::run(a),
         Command::Selfplay(a) => cli::match_cmd::run_selfplay(a),
         Command::Tactics(a) => cli::tactics_cmd::run(a),

@@ -2,6 +2,7 @@
 //! (`play/`), the board renderer, and what they share: options, files,
 //! styles and signals.
 
+pub mod analysis_cmd;
 pub mod analyze;
 pub mod bench;
 pub mod check;

@@ -1,0 +1,392 @@
+//! One query of `cabra analysis`: read from a JSON object and checked
+//! field by field (a bad field is named in the error), and the answers it
+//! gets, one per analysed turn.
+
+use std::time::Duration;
+
+use cabra::engine::{Budget, EngineConfig, parse_count, parse_duration};
+use cabra::game::record::parse_record;
+use cabra::game::{MOVE_COUNT, Move, Position, Rules, parse_move};
+use cabra::search::{Proven, Report};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// Top moves listed when the query does not say.
+pub const DEFAULT_TOP: usize = 5;
+
+/// The keys a query may hold.
+const FIELDS: &[&str] = &[
+    "id",
+    "rules",
+    "moves",
+    "game",
+    "turns",
+    "iterations",
+    "time",
+    "nodes",
+    "top",
+    "engine",
+    "seed",
+];
+
+/// What a query leaves to the command line.
+#[derive(Clone, Debug)]
+pub struct Defaults {
+    /// The engine configuration.
+    pub config: EngineConfig,
+    /// The budget of each search when neither the query nor its engine sets one.
+    pub budget: Budget,
+    /// The seed.
+    pub seed: u64,
+}
+
+/// A checked query.
+#[derive(Clone, Debug)]
+pub struct Query {
+    /// The id, as given (a string or a number).
+    pub id: Value,
+    /// The whole game given.
+    pub game: Position,
+    /// The turns to analyse (placements made before each), in order.
+    pub turns: Vec<usize>,
+    /// The engine (its limits are those of the query).
+    pub config: EngineConfig,
+    /// The budget of each search.
+    pub budget: Budget,
+    /// Top moves to list.
+    pub top: usize,
+    /// The seed.
+    pub seed: u64,
+}
+
+/// A query that cannot be run: its id (null when unknown) and why.
+#[derive(Debug, Serialize)]
+pub struct Failure {
+    pub id: Value,
+    pub error: String,
+}
+
+/// Reads a count from a number or a string such as `50k`.
+fn count(v: &Value, key: &str) -> Result<u64, String> {
+    match v {
+        Value::Number(n) => n
+            .as_u64()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| format!("\"{key}\" must be a whole number above 0")),
+        Value::String(s) => parse_count(s).map_err(|e| format!("\"{key}\": {e}")),
+        _ => Err(format!(
+            "\"{key}\" must be a number or a string such as \"50k\""
+        )),
+    }
+}
+
+/// Reads a duration from seconds or a string such as `200ms`.
+fn duration(v: &Value) -> Result<Duration, String> {
+    match v {
+        Value::Number(n) => n
+            .as_f64()
+            .filter(|s| *s > 0.0 && *s < 1e7)
+            .map(Duration::from_secs_f64)
+            .ok_or_else(|| "\"time\" must be a number of seconds above 0".to_string()),
+        Value::String(s) => parse_duration(s).map_err(|e| format!("\"time\": {e}")),
+        _ => Err("\"time\" must be seconds or a string such as \"200ms\"".into()),
+    }
+}
+
+/// The game of the query: `moves` (placements in notation or as twelve
+/// digits, `swap`, `tm`) under `rules`, or `game` (the text of a
+/// `.caminos` file, whose rules line must agree with `rules`).
+fn game(q: &Map<String, Value>) -> Result<Position, String> {
+    let rules = match q.get("rules") {
+        None => None,
+        Some(Value::String(r)) => Some(r.parse::<Rules>().map_err(|e| format!("\"rules\": {e}"))?),
+        Some(_) => return Err("\"rules\" must be a string such as \"bridget swap\"".into()),
+    };
+    match (q.get("moves"), q.get("game")) {
+        (Some(_), Some(_)) => Err("give \"moves\" or \"game\", not both".into()),
+        (Some(Value::Array(moves)), None) => {
+            let mut pos = Position::with_rules(rules.unwrap_or_default());
+            for (i, m) in moves.iter().enumerate() {
+                let text = m
+                    .as_str()
+                    .ok_or_else(|| format!("\"moves\"[{i}] is not a string"))?;
+                let mv = parse_move(text).map_err(|e| format!("\"moves\"[{i}]: {}", e.0))?;
+                pos.try_play_move(mv)
+                    .map_err(|e| format!("\"moves\"[{i}] {mv} is illegal: {e}"))?;
+            }
+            Ok(pos)
+        }
+        (Some(_), None) => Err("\"moves\" must be an array of placements".into()),
+        (None, Some(Value::String(text))) => {
+            let pos = parse_record(text.as_bytes())
+                .map(|r| r.position)
+                .map_err(|e| format!("\"game\": {e}"))?;
+            match rules {
+                Some(r) if r != pos.rules() => Err(format!(
+                    "\"game\" is played under the {} rules, but \"rules\" says {r}",
+                    pos.rules()
+                )),
+                _ => Ok(pos),
+            }
+        }
+        (None, Some(_)) => Err("\"game\" must be the text of a .caminos file".into()),
+        (None, None) => Ok(Position::with_rules(rules.unwrap_or_default())),
+    }
+}
+
+/// The turns to analyse: a list of placement counts, or `"all"`.
+fn turns(v: Option<&Value>, plies: usize) -> Result<Vec<usize>, String> {
+    match v {
+        None => Ok(vec![plies]),
+        Some(Value::String(s)) if s == "all" => Ok((0..=plies).collect()),
+        Some(Value::Array(list)) if !list.is_empty() => list
+            .iter()
+            .map(|t| match t.as_u64() {
+                Some(t) if t as usize <= plies => Ok(t as usize),
+                _ => Err(format!(
+                    "\"turns\": {t} is not a turn of this game (0 to {plies})"
+                )),
+            })
+            .collect(),
+        Some(_) => Err("\"turns\" must be \"all\" or a non-empty array of turns".into()),
+    }
+}
+
+impl Query {
+    /// Reads a query from one line of JSON.
+    pub fn parse(line: &str, defaults: &Defaults) -> Result<Query, Failure> {
+        let value: Value = serde_json::from_str(line).map_err(|e| Failure {
+            id: Value::Null,
+            error: format!("not JSON: {e}"),
+        })?;
+        let Value::Object(q) = value else {
+            return Err(Failure {
+                id: Value::Null,
+                error: "a query is a JSON object".into(),
+            });
+        };
+        let id = q.get("id").cloned().unwrap_or(Value::Null);
+        let fail = |error: String| Failure {
+            id: id.clone(),
+            error,
+        };
+        if !matches!(id, Value::String(_) | Value::Number(_)) {
+            return Err(fail("\"id\" (a string or a number) is required".into()));
+        }
+        if let Some(k) = q.keys().find(|k| !FIELDS.contains(&k.as_str())) {
+            return Err(fail(format!(
+                "unknown field \"{k}\" (fields: {})",
+                FIELDS.join(", ")
+            )));
+        }
+        let game = game(&q).map_err(fail)?;
+        let turns = turns(q.get("turns"), game.plies()).map_err(fail)?;
+        let mut config = match q.get("engine") {
+            None => defaults.config.clone(),
+            Some(Value::String(s)) => {
+                EngineConfig::parse(s).map_err(|e| fail(format!("\"engine\": {e}")))?
+            }
+            Some(_) => return Err(fail("\"engine\" must be a configuration string".into())),
+        };
+        let mut own = Budget::UNLIMITED;
+        if let Some(v) = q.get("iterations") {
+            own.iterations = Some(count(v, "iterations").map_err(fail)?);
+        }
+        if let Some(v) = q.get("nodes") {
+            own.nodes = Some(count(v, "nodes").map_err(fail)?);
+        }
+        if let Some(v) = q.get("time") {
+            own.time = Some(duration(v).map_err(fail)?);
+        }
+        let engine_budget = Budget {
+            time: config.time,
+            iterations: config.iterations,
+            nodes: config.nodes,
+        };
+        let budget = own.or(engine_budget).or(defaults.budget);
+        (config.time, config.iterations, config.nodes) =
+            (budget.time, budget.iterations, budget.nodes);
+        let top = match q.get("top") {
+            None => DEFAULT_TOP,
+            Some(v) => match v.as_u64() {
+                Some(n) if (1..=MOVE_COUNT as u64).contains(&n) => n as usize,
+                _ => return Err(fail(format!("\"top\" must be 1 to {MOVE_COUNT}"))),
+            },
+        };
+        let seed = match q.get("seed") {
+            None => defaults.seed,
+            Some(v) => v
+                .as_u64()
+                .ok_or_else(|| fail("\"seed\" must be a whole number".into()))?,
+        };
+        Ok(Query {
+            id,
+            game,
+            turns,
+            config,
+            budget,
+            top,
+            seed,
+        })
+    }
+
+    /// The position at `turn` (after that many moves).
+    pub fn position(&self, turn: usize) -> Position {
+        let mut pos = Position::with_rules(self.game.rules());
+        for &m in &self.game.moves()[..turn] {
+            pos.play_move(m);
+        }
+        pos
+    }
+}
+
+/// One candidate placement of an answer.
+#[derive(Debug, Serialize)]
+pub struct Candidate {
+    #[serde(rename = "move")]
+    pub mv: String,
+    pub visits: u64,
+    pub winrate: f64,
+    pub proven: Option<Proven>,
+    pub pv: Vec<String>,
+}
+
+/// The answer for one turn.
+#[derive(Debug, Serialize)]
+pub struct Answer {
+    pub id: Value,
+    pub turn: usize,
+    /// 1 or 2; null once the game is over.
+    pub to_move: Option<u8>,
+    /// `ongoing`, `p1`, `p2` or `draw`.
+    pub result: &'static str,
+    /// The win probability of the side to move (after its best placement).
+    pub winrate: Option<f64>,
+    pub proven: Option<Proven>,
+    pub best: Option<String>,
+    pub pv: Vec<String>,
+    pub top: Vec<Candidate>,
+    pub iterations: u64,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+impl Answer {
+    /// The answer at `turn` of `pos`: from the search report, or (for a
+    /// finished game) the result alone.
+    pub fn new(id: &Value, turn: usize, pos: &Position, report: Option<Report<Move>>) -> Answer {
+        let status = pos.status();
+        let mut a = Answer {
+            id: id.clone(),
+            turn,
+            to_move: (!status.is_over()).then(|| pos.to_move().number()),
+            result: status.code(),
+            winrate: None,
+            proven: None,
+            best: None,
+            pv: Vec::new(),
+            top: Vec::new(),
+            iterations: 0,
+            nodes: 0,
+            seconds: 0.0,
+        };
+        if let Some(r) = report {
+            let r = r.map_moves(|m| m.to_string());
+            a.winrate = Some(r.winrate);
+            a.proven = r.proven;
+            a.best = r.best;
+            a.pv = r.pv;
+            a.top = r
+                .top
+                .into_iter()
+                .map(|m| Candidate {
+                    mv: m.mv,
+                    visits: m.visits,
+                    winrate: m.winrate,
+                    proven: m.proven,
+                    pv: m.pv,
+                })
+                .collect();
+            a.iterations = r.iterations;
+            a.nodes = r.nodes;
+            a.seconds = r.seconds;
+        }
+        a
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn defaults() -> Defaults {
+        Defaults {
+            config: EngineConfig::default(),
+            budget: Budget::iterations(1000),
+            seed: 4,
+        }
+    }
+
+    fn error(line: &str) -> String {
+        Query::parse(line, &defaults()).unwrap_err().error
+    }
+
+    #[test]
+    fn queries_read_their_fields_and_defaults() {
+        let q = Query::parse(
+            r#"{"id":"a","moves":["L E180 110","330 340 430 440"],"turns":"all","top":3}"#,
+            &defaults(),
+        )
+        .unwrap();
+        assert_eq!(
+            (q.game.plies(), q.turns.clone(), q.top),
+            (2, vec![0, 1, 2], 3)
+        );
+        assert_eq!((q.budget, q.seed), (Budget::iterations(1000), 4));
+        assert_eq!(q.position(1).plies(), 1);
+        let q = Query::parse(
+            r#"{"id":"s","rules":"swap","moves":["L E180 110","swap"],"turns":[2]}"#,
+            &defaults(),
+        )
+        .unwrap();
+        assert!(q.position(2).swapped());
+        let q = Query::parse(
+            r#"{"id":7,"game":"110 120 121 122\n","time":"50ms","engine":"baseline","seed":2}"#,
+            &defaults(),
+        )
+        .unwrap();
+        assert_eq!(q.turns, vec![1]);
+        assert_eq!(q.budget, Budget::time(Duration::from_millis(50)));
+        assert!(!q.config.reuse);
+        assert_eq!(q.seed, 2);
+        // A limit in the engine string wins over the command's.
+        let q = Query::parse(r#"{"id":1,"engine":"iterations=20"}"#, &defaults()).unwrap();
+        assert_eq!(q.budget, Budget::iterations(20));
+    }
+
+    #[test]
+    fn bad_queries_say_what_is_wrong() {
+        assert!(error("{").contains("not JSON"));
+        assert!(error("[1]").contains("JSON object"));
+        assert!(error(r#"{"moves":[]}"#).contains("\"id\""));
+        assert!(error(r#"{"id":1,"iteration":5}"#).contains("unknown field \"iteration\""));
+        assert!(error(r#"{"id":1,"moves":["L E180 110","L E180 110"]}"#).contains("illegal"));
+        assert!(error(r#"{"id":1,"moves":["Q"]}"#).contains("\"moves\"[0]"));
+        assert!(error(r#"{"id":1,"moves":"L E180 110"}"#).contains("array"));
+        assert!(error(r#"{"id":1,"moves":[],"game":""}"#).contains("not both"));
+        assert!(error(r#"{"id":1,"game":"110 110 121 122"}"#).contains("line 1"));
+        assert!(error(r#"{"id":1,"turns":[2]}"#).contains("0 to 0"));
+        assert!(error(r#"{"id":1,"iterations":0}"#).contains("iterations"));
+        assert!(error(r#"{"id":1,"time":-1}"#).contains("time"));
+        assert!(error(r#"{"id":1,"top":0}"#).contains("top"));
+        assert!(error(r#"{"id":1,"engine":"c=-1"}"#).contains("engine"));
+        assert!(error(r#"{"id":1,"seed":-3}"#).contains("seed"));
+        assert!(error(r#"{"id":1,"rules":"chess"}"#).contains("rules"));
+        assert!(
+            error(r#"{"id":1,"rules":"bridget","game":"110 120 121 122"}"#)
+                .contains("caminos rules")
+        );
+        let f = Query::parse(r#"{"id":"x","top":"many"}"#, &defaults()).unwrap_err();
+        assert_eq!(f.id, Value::String("x".into()));
+    }
+}

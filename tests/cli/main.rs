@@ -4,6 +4,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod analysis;
 mod analyze;
 mod commands;
 mod gtp;

@@ -65,3 +65,14 @@ pub fn stop_on_signal(flag: Arc<AtomicBool>) -> anyhow::Result<()> {
     on_termination(move || flag.store(true, Ordering::SeqCst));
     Ok(())
 }
+
+/// Makes writing to a closed pipe an error rather than the end of the
+/// program (`main` restores the default for the `| head` case): for
+/// commands that write to other programs, which may die at any time.
+pub fn ignore_broken_pipes() {
+    #[cfg(unix)]
+    // SAFETY: SIG_IGN is a valid action for SIGPIPE; it installs no handler.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+}

@@ -9,6 +9,7 @@ mod analyze;
 mod commands;
 mod gtp;
 mod http;
+mod match_programs;
 mod matches;
 mod play;
 mod search;

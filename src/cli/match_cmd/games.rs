@@ -1,0 +1,172 @@
+//! Playing the games of a match or of selfplay: several at once, each
+//! from its paired random opening, each written to its file.
+//!
+//! How many at once: in a game only the player to move thinks (an engine
+//! of this program searches only when asked, `cabra gtp` does not think
+//! on the opponent's time, a legacy build runs only for its own move), so
+//! a game keeps `threads` cores busy, and `cores / threads` games at once
+//! fill the machine without oversubscribing it even with two programs
+//! per game. A program that thinks on its opponent's time needs
+//! `--concurrency` set by hand.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::{Context, bail};
+use cabra::engine::matches::{GameRecord, play_game, random_opening};
+use cabra::game::record::write_game;
+use rayon::prelude::*;
+
+use super::PlayOptions;
+use super::players::{Limits, Spec};
+use crate::cli::files::save_atomically;
+use crate::cli::options::all_cores;
+
+/// The file of game `g` (from 0) in `dir`.
+pub fn game_file(dir: &Path, g: usize) -> PathBuf {
+    dir.join(format!("game-{:04}.caminos", g + 1))
+}
+
+/// Games at once: as asked, else cores / threads per player.
+pub fn concurrency(opts: &PlayOptions, threads: usize, games: usize) -> usize {
+    opts.concurrency
+        .map_or((all_cores() / threads).max(1), usize::from)
+        .clamp(1, games.max(1))
+}
+
+/// Plays the games, `concurrency` at a time, showing progress on stderr;
+/// returns them in game order (`None` for a game a signal stopped), and
+/// whether a signal stopped the match.
+pub fn play_all(
+    specs: &[Spec; 2],
+    limits: &Limits,
+    opts: &PlayOptions,
+    out: Option<&Path>,
+    score_a: bool,
+) -> anyhow::Result<(Vec<Option<GameRecord>>, bool)> {
+    if opts.opening_min > opts.opening_max {
+        crate::cli::options::usage_error(format!(
+            "--opening-min {} is above --opening-max {}",
+            opts.opening_min, opts.opening_max
+        ));
+    }
+    let games = usize::try_from(opts.games).context("--games")?;
+    let concurrency = concurrency(opts, limits.threads, games);
+    if let Some(dir) = out {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        if !opts.force {
+            if let Some(f) = (0..games).map(|g| game_file(dir, g)).find(|f| f.exists()) {
+                bail!(
+                    "{} already exists: choose another --out directory, or --force to replace its games",
+                    f.display()
+                );
+            }
+        }
+    }
+    if specs.iter().any(Spec::is_program) {
+        // A program that dies must not take the match with it.
+        crate::cli::signals::ignore_broken_pipes();
+    }
+    for s in specs {
+        s.check(limits, opts.rules.rules())
+            .map_err(anyhow::Error::msg)?;
+    }
+    let seed = opts.budget.seed.unwrap_or(1);
+    let start = cabra::game::Position::with_rules(opts.rules.rules());
+    let stop = Arc::new(AtomicBool::new(false));
+    crate::cli::signals::stop_on_signal(stop.clone())?;
+    let bar = if opts.quiet {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new(games as u64)
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} games, {elapsed}  {msg}")
+            .expect("a valid template"),
+    );
+    let tally = std::sync::Mutex::new([0u32; 3]);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(concurrency)
+        .thread_name(|i| format!("cabra-game-{i}"))
+        .build()?;
+    let results: Vec<anyhow::Result<Option<GameRecord>>> = pool.install(|| {
+        (0..games)
+            .into_par_iter()
+            .with_max_len(1)
+            .map(|g| {
+                if stop.load(Ordering::SeqCst) {
+                    return Ok(None);
+                }
+                let pair = (g / 2) as u64;
+                let opening = random_opening(
+                    &start,
+                    seed.wrapping_mul(0x9E37_79B9).wrapping_add(pair),
+                    usize::from(opts.opening_min),
+                    usize::from(opts.opening_max),
+                );
+                let game_seed = seed ^ (g as u64).wrapping_mul(0x2545_F491_4F6C_DD1D);
+                let mut a = specs[0].start(limits, game_seed ^ 0xA, &stop);
+                let mut b = specs[1].start(limits, game_seed ^ 0xB, &stop);
+                let Some(r) = play_game([a.as_mut(), b.as_mut()], g % 2, start, &opening, &stop)
+                else {
+                    return Ok(None);
+                };
+                if let Some(dir) = out {
+                    save(&game_file(dir, g), g, &r, specs)?;
+                }
+                let mut t = tally.lock().expect("lock");
+                t[(2.0 * r.score) as usize] += 1;
+                let [l, d, w] = *t;
+                drop(t);
+                if score_a {
+                    let done = f64::from(w + d + l);
+                    bar.set_message(format!(
+                        "A {w}-{d}-{l} {:.1}%",
+                        100.0 * (f64::from(w) + 0.5 * f64::from(d)) / done
+                    ));
+                } else {
+                    bar.set_message(format!("last: {}", r.position.status()));
+                }
+                bar.inc(1);
+                Ok(Some(r))
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    let records = results.into_iter().collect::<anyhow::Result<_>>()?;
+    Ok((records, stop.load(Ordering::SeqCst)))
+}
+
+/// The result line of a game: as `cabra check` says it, or the forfeit.
+pub fn result_text(r: &GameRecord, specs: &[Spec; 2]) -> String {
+    match &r.forfeit {
+        None => crate::cli::render::status_line(&r.position),
+        Some(f) => {
+            let one = r.player_one();
+            let loser_number = if f.loser == one { 1 } else { 2 };
+            format!(
+                "player {} wins: player {loser_number} ({} = {}) lost by adjudication after {} placements: {}",
+                3 - loser_number,
+                ["A", "B"][f.loser],
+                specs[f.loser].name(),
+                f.ply,
+                f.fault
+            )
+        }
+    }
+}
+
+/// Writes one game with a header of comments.
+fn save(path: &Path, g: usize, r: &GameRecord, specs: &[Spec; 2]) -> anyhow::Result<()> {
+    let one = r.player_one();
+    let (p1, p2) = (specs[one].name(), specs[1 - one].name());
+    let text = format!(
+        "# cabra game {}: player 1 = {p1}, player 2 = {p2}\n# opening: {} random placements\n# result: {}\n{}",
+        g + 1,
+        r.opening,
+        result_text(r, specs),
+        write_game(&r.position)
+    );
+    save_atomically(path, text.as_bytes())
+}

@@ -1,0 +1,101 @@
+//! An old build of Cabra as a player, through its `search --json`
+//! command (version 0.1.0 has no protocol): for each placement the game
+//! so far is written to a temporary `.caminos` file and the program runs
+//! `PATH search FILE --time T --threads N --seed S --json` (or
+//! `--iterations`/`--nodes`), and its `best` is played. Each placement is
+//! a fresh process, so the old engine keeps no tree between moves. Old
+//! builds know only the caminos rules.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use cabra::engine::format_duration;
+use cabra::engine::matches::{Fault, Player};
+use cabra::game::record::write_game;
+use cabra::game::{Move, Position, parse_move};
+
+use super::players::Limits;
+use super::process::{Next, Program, clip};
+
+/// An old build playing one game.
+pub struct LegacyPlayer {
+    path: PathBuf,
+    limits: Limits,
+    seed: u64,
+}
+
+impl LegacyPlayer {
+    /// The build at `path`, with these limits, seeded from `seed`.
+    pub fn new(path: PathBuf, limits: Limits, seed: u64) -> LegacyPlayer {
+        LegacyPlayer { path, limits, seed }
+    }
+
+    /// The command line of one search of `file`.
+    fn command(&self, file: &str, ply: usize) -> Vec<String> {
+        let mut argv = vec![
+            self.path.display().to_string(),
+            "search".into(),
+            file.into(),
+        ];
+        let l = &self.limits;
+        if let Some(t) = l.time {
+            argv.extend(["--time".into(), format_duration(t)]);
+        }
+        if let Some(n) = l.iterations {
+            argv.extend(["--iterations".into(), n.to_string()]);
+        }
+        if let Some(n) = l.nodes {
+            argv.extend(["--nodes".into(), n.to_string()]);
+        }
+        argv.extend([
+            "--threads".into(),
+            l.threads.to_string(),
+            "--seed".into(),
+            self.seed.wrapping_add(ply as u64).to_string(),
+            "--json".into(),
+        ]);
+        argv
+    }
+}
+
+impl Player for LegacyPlayer {
+    fn genmove(&mut self, pos: &Position) -> Result<Move, Fault> {
+        let io = |e: std::io::Error| Fault::Crashed(format!("cannot write the game file: {e}"));
+        let mut file = tempfile::Builder::new()
+            .prefix("cabra-legacy-")
+            .suffix(".caminos")
+            .tempfile()
+            .map_err(io)?;
+        file.write_all(write_game(pos).as_bytes()).map_err(io)?;
+        file.flush().map_err(io)?;
+        let argv = self.command(&file.path().display().to_string(), pos.plies());
+        let start = Instant::now();
+        let deadline = start + self.limits.move_limit();
+        let mut program = Program::spawn(&argv)
+            .map_err(|e| Fault::Crashed(format!("cannot start {}: {e}", argv[0])))?;
+        let mut out = Vec::new();
+        loop {
+            match program.next_line(deadline) {
+                Next::Line(l) => out.push(l),
+                Next::Closed => break,
+                Next::Timeout => {
+                    return Err(Fault::Timeout {
+                        limit: self.limits.move_limit(),
+                    });
+                }
+            }
+        }
+        if !program.exit_status().is_some_and(|s| s.success()) {
+            return Err(Fault::Crashed(program.exit_reason()));
+        }
+        let text = out.join("\n");
+        let json: serde_json::Value = serde_json::from_str(&text).map_err(|_| {
+            Fault::Garbage(format!("not the JSON of search --json: {}", clip(&text)))
+        })?;
+        let best = json["best"]
+            .as_str()
+            .ok_or_else(|| Fault::Garbage(format!("no \"best\" in {}", clip(&text))))?;
+        parse_move(best).map_err(|_| Fault::Garbage(format!("\"best\": {}", clip(best))))
+    }
+}

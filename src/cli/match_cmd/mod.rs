@@ -1,0 +1,262 @@
+//! `cabra match` and `cabra selfplay`: games between two players (engine
+//! configurations of this program, programs speaking the protocol, old
+//! builds), several at once, with a score and an Elo difference.
+//!
+//! - `players.rs`: who plays (`--a`, `--b`) and the limits of programs;
+//! - `games.rs`: playing the games and writing them;
+//! - `gtp_player.rs`, `legacy.rs`: other programs as players, through
+//!   `process.rs` (a child process read with deadlines).
+
+mod games;
+mod gtp_player;
+mod legacy;
+mod players;
+mod process;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use cabra::engine::elo::Summary;
+use cabra::engine::matches::GameRecord;
+use cabra::engine::{Budget, EngineConfig, parse_count, parse_duration};
+use serde::Serialize;
+
+use super::options::{BudgetOptions, parse_engine};
+use games::{play_all, result_text};
+use players::{Limits, Spec, parse_spec};
+
+/// The budget per move when none is given.
+const DEFAULT_TIME: Duration = Duration::from_millis(100);
+
+/// The longest random opening allowed (a game lasts at most 28 placements).
+const MAX_OPENING: usize = 20;
+
+/// Per-move limits and scheduling shared by `match` and `selfplay`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct PlayOptions {
+    /// Number of games (played in pairs: each opening once with each colour).
+    #[arg(long, default_value = "100", value_parser = parse_count)]
+    pub games: u64,
+    #[command(flatten)]
+    pub budget: BudgetOptions,
+    /// Games played at once [default: cores / threads per player: only
+    /// the player to move thinks].
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub concurrency: Option<u16>,
+    /// Shortest random opening (placements before the engines take over;
+    /// none ends the game or leaves the next player a win in one).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=MAX_OPENING as i64))]
+    pub opening_min: u8,
+    /// Longest random opening.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(0..=MAX_OPENING as i64))]
+    pub opening_max: u8,
+    /// Replace game files already in the --out directory.
+    #[arg(long)]
+    pub force: bool,
+    #[command(flatten)]
+    pub rules: super::options::RulesOptions,
+    /// No progress display.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Arguments of `cabra match`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Without a limit each move gets 100ms; --threads (per player) defaults to 1, \
+                  --seed (openings and engines) to 1. A limit in an engine configuration wins over \
+                  the options. A program (gtp:, legacy:) gets the options' limits and loses a game \
+                  by an illegal placement, a crash, an unreadable answer, a resignation, or a move \
+                  slower than its time plus --margin. Ctrl-C prints the summary of the games finished."
+)]
+pub struct MatchArgs {
+    /// Player A: an engine configuration (a name such as default or
+    /// baseline and/or key=value pairs, e.g. "default,c=0.5"; `cabra
+    /// engines` lists them), or 'gtp:COMMAND LINE' (a program speaking the
+    /// protocol of `cabra gtp`), or 'legacy:PATH' (an old cabra build,
+    /// through its `search --json`).
+    #[arg(long, default_value = "default", value_parser = parse_spec)]
+    pub a: Spec,
+    /// Player B, as for --a.
+    #[arg(long, default_value = "baseline", value_parser = parse_spec)]
+    pub b: Spec,
+    #[command(flatten)]
+    pub play: PlayOptions,
+    /// How much longer than its time per move a program (gtp:, legacy:)
+    /// may take before it loses the game; with no time per move, the most
+    /// it may take.
+    #[arg(long, value_parser = parse_duration, default_value = "1s", value_name = "T")]
+    pub margin: Duration,
+    /// Write every game as DIR/game-NNNN.caminos (the directory is created
+    /// if needed; existing game files are refused without --force).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Print the summary as one JSON object (progress still goes to stderr).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `cabra selfplay`.
+#[derive(clap::Args, Debug)]
+pub struct SelfplayArgs {
+    /// The engine playing both sides.
+    #[arg(long, default_value = "default", value_parser = parse_engine)]
+    pub engine: EngineConfig,
+    #[command(flatten)]
+    pub play: PlayOptions,
+    /// Write every game as DIR/game-NNNN.caminos.
+    #[arg(long, value_name = "DIR", required = true)]
+    pub out: PathBuf,
+}
+
+/// A game lost by adjudication, in the JSON summary.
+#[derive(Serialize)]
+struct ForfeitJson {
+    /// The game's number (its file is game-NNNN.caminos).
+    game: usize,
+    /// "A" or "B".
+    loser: &'static str,
+    /// `illegal`, `garbage`, `error`, `crash`, `timeout` or `resign`.
+    kind: &'static str,
+    /// The whole reason, as in the game file.
+    reason: String,
+}
+
+/// The JSON summary of a match.
+#[derive(Serialize)]
+struct MatchJson<'a> {
+    a: &'a str,
+    b: &'a str,
+    #[serde(flatten)]
+    summary: Summary,
+    /// Whether a signal ended the match early (the summary counts the
+    /// games finished).
+    interrupted: bool,
+    seconds: f64,
+    /// Average placements per game (opening included).
+    average_length: f64,
+    /// The limits programs played under (null without a program).
+    program_limits: Option<String>,
+    /// The games lost by adjudication.
+    forfeits: Vec<ForfeitJson>,
+}
+
+/// The players with their limits filled in: engine configurations from
+/// the options (a limit of their own wins), programs with the options'
+/// limits and the margin.
+fn complete(specs: [&Spec; 2], opts: &PlayOptions, margin: Duration) -> ([Spec; 2], Limits) {
+    let threads = opts.budget.threads.unwrap_or(1);
+    let budget = opts.budget.budget().or(Budget::time(DEFAULT_TIME));
+    let limits = Limits {
+        time: budget.time,
+        iterations: budget.iterations,
+        nodes: budget.nodes,
+        threads,
+        margin,
+    };
+    let specs = specs.map(|s| match s {
+        Spec::Engine(c) => {
+            Spec::Engine(opts.budget.complete(c, threads, Budget::time(DEFAULT_TIME)))
+        }
+        other => other.clone(),
+    });
+    (specs, limits)
+}
+
+/// Runs `cabra match`.
+pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
+    let start = Instant::now();
+    let (specs, limits) = complete([&args.a, &args.b], &args.play, args.margin);
+    let (records, interrupted) = play_all(&specs, &limits, &args.play, args.out.as_deref(), true)?;
+    let scores: Vec<Option<f64>> = records
+        .iter()
+        .map(|r| r.as_ref().map(|r| r.score))
+        .collect();
+    let summary = Summary::from_scores(&scores, true);
+    let forfeits: Vec<ForfeitJson> = records
+        .iter()
+        .enumerate()
+        .filter_map(|(g, r)| {
+            let r = r.as_ref()?;
+            let f = r.forfeit.as_ref()?;
+            Some(ForfeitJson {
+                game: g + 1,
+                loser: ["A", "B"][f.loser],
+                kind: f.fault.kind(),
+                reason: result_text(r, &specs),
+            })
+        })
+        .collect();
+    let records: Vec<GameRecord> = records.into_iter().flatten().collect();
+    let average_length = records
+        .iter()
+        .map(|r| r.position.plies() as f64)
+        .sum::<f64>()
+        / records.len().max(1) as f64;
+    let program_limits = specs
+        .iter()
+        .any(Spec::is_program)
+        .then(|| limits.describe());
+    if args.json {
+        let j = MatchJson {
+            a: specs[0].name(),
+            b: specs[1].name(),
+            summary,
+            interrupted,
+            seconds: start.elapsed().as_secs_f64(),
+            average_length,
+            program_limits,
+            forfeits,
+        };
+        // A closed pipe (e.g. `| head`) is not an error worth a message.
+        super::style::print(&(serde_json::to_string(&j)? + "\n"));
+    } else {
+        let mut text = format!("A = {}\nB = {}\n", specs[0].name(), specs[1].name());
+        if let Some(l) = &program_limits {
+            text.push_str(&format!("programs: {l}\n"));
+        }
+        if interrupted {
+            text.push_str("interrupted: the summary counts the games finished\n");
+        }
+        text.push_str(&format!(
+            "games {}  A wins {}  draws {}  losses {}  score {:.1}%\n{}\n{:.1} placements a game, {:.0}s\n",
+            summary.games,
+            summary.wins,
+            summary.draws,
+            summary.losses,
+            100.0 * summary.score,
+            summary.elo_text(),
+            average_length,
+            start.elapsed().as_secs_f64()
+        ));
+        for f in &forfeits {
+            text.push_str(&format!("game {}: {}\n", f.game, f.reason));
+        }
+        super::style::print(&text);
+    }
+    Ok(())
+}
+
+/// Runs `cabra selfplay`.
+pub fn run_selfplay(args: &SelfplayArgs) -> anyhow::Result<()> {
+    let engine = Spec::Engine(args.engine.clone());
+    let (specs, limits) = complete([&engine, &engine], &args.play, Duration::ZERO);
+    let (records, interrupted) = play_all(&specs, &limits, &args.play, Some(&args.out), false)?;
+    let records: Vec<GameRecord> = records.into_iter().flatten().collect();
+    let count = |code: &str| {
+        records
+            .iter()
+            .filter(|r| r.position.status().code() == code)
+            .count()
+    };
+    println!(
+        "{} games written to {}{}: player 1 won {}, player 2 won {}, drawn {}",
+        records.len(),
+        args.out.display(),
+        if interrupted { " (interrupted)" } else { "" },
+        count("p1"),
+        count("p2"),
+        count("draw")
+    );
+    Ok(())
+}

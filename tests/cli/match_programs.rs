@@ -1,0 +1,212 @@
+//! `cabra match` between programs: broken fake programs lose every game
+//! with the right reason and the match ends; a real `cabra gtp` and an
+//! old build through `search --json` play whole games.
+
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::common::*;
+
+/// Runs `cabra` and fails the test if it has not ended within two minutes
+/// (a match must never hang on a program that does not answer).
+fn cabra_within(args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cabra"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let until = Instant::now() + Duration::from_secs(120);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > until {
+            let _ = child.kill();
+            panic!("cabra {args:?} hangs");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_no_panic(&out, &format!("{args:?}"));
+    out
+}
+
+/// A program argument quoting `path` for the command line.
+fn quoted(path: &std::path::Path) -> String {
+    format!("'{}'", path.display())
+}
+
+/// The fake GTP program broken as `mode` says.
+#[cfg(unix)]
+fn fake(mode: &str) -> String {
+    format!("gtp:sh {} {mode}", quoted(&data("fakes/fake-gtp.sh")))
+}
+
+/// Plays a short match; returns the JSON summary and the game files' texts.
+fn short_match(a: &str, b: &str, extra: &[&str]) -> (Value, Vec<String>) {
+    let dir = temp_dir();
+    let out_dir = dir.path().join("games");
+    let mut args = vec![
+        "match",
+        "--a",
+        a,
+        "--b",
+        b,
+        "--games",
+        "2",
+        "--iterations",
+        "300",
+        "--quiet",
+        "--json",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let out = cabra_within(&args);
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    let summary: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let mut files: Vec<_> = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    let texts = files
+        .iter()
+        .map(|f| {
+            // Every game file is a valid record, forfeited games too.
+            let check = cabra(&["check", f.to_str().unwrap()]);
+            assert!(
+                check.status.success(),
+                "{}: {}",
+                f.display(),
+                stderr(&check)
+            );
+            std::fs::read_to_string(f).unwrap()
+        })
+        .collect();
+    (summary, texts)
+}
+
+// The fake programs are shell scripts.
+#[cfg(unix)]
+#[test]
+fn broken_programs_lose_every_game_with_the_reason() {
+    for (mode, kind, words) in [
+        (
+            "crash",
+            "crash",
+            "crashed: exited with status 3 (fake: crashing on purpose)",
+        ),
+        ("illegal", "illegal", "is already taken"),
+        ("silent", "timeout", "no answer within 300ms"),
+        (
+            "garbage",
+            "garbage",
+            "unreadable answer: 'hello, this is not GTP'",
+        ),
+    ] {
+        // The broken program as B, then as A.
+        for (a, b, loser) in [
+            ("iterations=300".to_string(), fake(mode), "B"),
+            (fake(mode), "iterations=300".to_string(), "A"),
+        ] {
+            let (s, games) = short_match(&a, &b, &["--margin", "300ms"]);
+            assert_eq!(s["games"], 2, "{mode}");
+            let lost = if loser == "A" { "losses" } else { "wins" };
+            assert_eq!(s[lost], 2, "{mode}: {s}");
+            let forfeits = s["forfeits"].as_array().unwrap();
+            assert_eq!(forfeits.len(), 2, "{mode}: {s}");
+            for f in forfeits {
+                assert_eq!(f["loser"], loser, "{mode}");
+                assert_eq!(f["kind"], kind, "{mode}");
+                let reason = f["reason"].as_str().unwrap();
+                assert!(reason.contains(words), "{mode}: {reason}");
+                assert!(reason.contains("lost by adjudication"), "{reason}");
+            }
+            assert_eq!(games.len(), 2);
+            for g in &games {
+                let result = g.lines().find(|l| l.starts_with("# result: ")).unwrap();
+                assert!(result.contains(words), "{mode}: {result}");
+                assert!(result.contains(&format!("({loser} = ")), "{result}");
+            }
+        }
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn the_text_summary_lists_the_games_lost_by_adjudication() {
+    let out = cabra_within(&[
+        "match",
+        "--a",
+        "iterations=300",
+        "--b",
+        &fake("illegal"),
+        "--games",
+        "2",
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("A wins 2"), "{text}");
+    assert!(
+        text.contains("programs: 100ms a placement, 1 thread, lost beyond 1.1s"),
+        "{text}"
+    );
+    for g in [1, 2] {
+        assert!(text.contains(&format!("game {g}: player ")), "{text}");
+    }
+    assert!(text.matches("illegal placement").count() == 2, "{text}");
+}
+
+#[test]
+fn cabra_gtp_plays_whole_games_as_a_program() {
+    let program = format!(
+        "gtp:{} gtp --engine baseline",
+        quoted(env!("CARGO_BIN_EXE_cabra").as_ref())
+    );
+    let (s, games) = short_match("iterations=300", &program, &["--margin", "20s"]);
+    assert_eq!(s["games"], 2);
+    assert_eq!(s["forfeits"].as_array().unwrap().len(), 0, "{s}");
+    assert_eq!(s["b"], program.as_str());
+    for g in &games {
+        let result = g.lines().find(|l| l.starts_with("# result: ")).unwrap();
+        assert!(
+            result.contains("wins") || result.contains("draw"),
+            "{result}"
+        );
+        assert!(!result.contains("in progress"), "{result}");
+    }
+}
+
+#[test]
+fn an_old_build_plays_through_search_json() {
+    // This build's `search --json` is what old builds offer.
+    let legacy = format!("legacy:{}", env!("CARGO_BIN_EXE_cabra"));
+    let (s, games) = short_match(&legacy, "baseline", &["--margin", "20s"]);
+    assert_eq!(s["games"], 2);
+    assert_eq!(s["forfeits"].as_array().unwrap().len(), 0, "{s}");
+    for g in &games {
+        assert!(g.contains(&format!("= {legacy}")), "{g}");
+        assert!(!g.contains("in progress"), "{g}");
+    }
+}
+
+#[test]
+fn a_program_that_cannot_start_stops_the_match_at_once() {
+    for b in [
+        "gtp:/no/such/program gtp",
+        "legacy:/no/such/cabra",
+        "gtp:'unclosed",
+    ] {
+        let out = cabra_within(&["match", "--b", b, "--games", "2", "--quiet"]);
+        assert!(!out.status.success(), "{b}");
+        let err = stderr(&out);
+        assert!(
+            err.contains("cannot start") || err.contains("quote"),
+            "{b}: {err}"
+        );
+    }
+}

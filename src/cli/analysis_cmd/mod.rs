@@ -52,12 +52,15 @@ fn answer(q: &Query, threads: usize) -> io::Result<()> {
     engine.set_top_moves(q.top);
     for &turn in &q.turns {
         let pos = q.position(turn);
+        // Each turn from scratch: every position gets the same effort, and
+        // its answer does not depend on the other turns asked.
+        engine.forget();
         let report = if pos.status().is_over() {
             None
         } else {
             Some(engine.think(&pos, q.budget, &mut |_| {}).report)
         };
-        emit(&Answer::new(&q.id, turn, &pos, report))?;
+        emit(&Answer::new(q, turn, &pos, report))?;
     }
     Ok(())
 }

@@ -256,6 +256,10 @@ pub struct Candidate {
 pub struct Answer {
     pub id: Value,
     pub turn: usize,
+    /// The move the game given makes at this turn (null at its end).
+    pub played: Option<String>,
+    /// The rules of the game (`caminos`, `bridget swap`, ...).
+    pub rules: String,
     /// 1 or 2; null once the game is over.
     pub to_move: Option<u8>,
     /// `ongoing`, `p1`, `p2` or `draw`.
@@ -272,13 +276,16 @@ pub struct Answer {
 }
 
 impl Answer {
-    /// The answer at `turn` of `pos`: from the search report, or (for a
-    /// finished game) the result alone.
-    pub fn new(id: &Value, turn: usize, pos: &Position, report: Option<Report<Move>>) -> Answer {
+    /// The answer at `turn` of the query's game (`pos` is the position
+    /// there): from the search report, or (for a finished game) the result
+    /// alone.
+    pub fn new(q: &Query, turn: usize, pos: &Position, report: Option<Report<Move>>) -> Answer {
         let status = pos.status();
         let mut a = Answer {
-            id: id.clone(),
+            id: q.id.clone(),
             turn,
+            played: q.game.moves().get(turn).map(|m| m.to_string()),
+            rules: q.game.rules().to_string(),
             to_move: (!status.is_over()).then(|| pos.to_move().number()),
             result: status.code(),
             winrate: None,

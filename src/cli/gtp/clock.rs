@@ -172,8 +172,8 @@ impl Clock {
     pub fn describe(&self) -> String {
         let side = |l: Option<Left>| match l {
             None => "-".to_string(),
-            Some(l) if l.stones == 0 => format!("{:.1}s", l.time.as_secs_f64()),
-            Some(l) => format!("{:.1}s/{}", l.time.as_secs_f64(), l.stones),
+            Some(l) if l.stones == 0 => format!("{:.3}s", l.time.as_secs_f64()),
+            Some(l) => format!("{:.3}s/{}", l.time.as_secs_f64(), l.stones),
         };
         match (self.settings, self.left) {
             (None, [None, None]) => "off".into(),
@@ -227,14 +227,14 @@ mod tests {
         let a = c.allocation(Player::Two, &pos).unwrap();
         assert_eq!(a, S(10).mul_f64(0.9) / 2 - OVERHEAD);
         c.charge(Player::Two, S(3));
-        assert!(c.describe().contains("2 7.0s/1"), "{}", c.describe());
+        assert!(c.describe().contains("2 7.000s/1"), "{}", c.describe());
         // The period ends: a new one starts.
         c.charge(Player::Two, S(3));
-        assert!(c.describe().contains("2 10.0s/2"), "{}", c.describe());
+        assert!(c.describe().contains("2 10.000s/2"), "{}", c.describe());
         // Main time running out spills into the first period.
         c.set(S(5), S(10), 2);
         c.charge(Player::One, S(7));
-        assert!(c.describe().contains("1 8.0s/1"), "{}", c.describe());
+        assert!(c.describe().contains("1 8.000s/1"), "{}", c.describe());
         // With one second of main time left, the share of the period
         // that follows counts too.
         c.set_left(Player::One, S(1), 0);

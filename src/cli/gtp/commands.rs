@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use cabra::engine::{EngineConfig, KEYS};
-use cabra::game::{Piece, Player, Position, Rules, Status};
+use cabra::game::{Move, Piece, Player, Position, Rules, Status};
 
 use super::clock::{parse_seconds, parse_stones};
 use super::line::{Command, parse_move_words, parse_player};
@@ -136,9 +136,11 @@ fn play(g: &mut Gtp, args: &[String]) -> Reply {
         let p = parse_player(who)?;
         let mv = parse_move_words(rest)?;
         g.check_turn(p)?;
-        g.pos
-            .try_play_move(mv)
-            .map_err(|e| format!("illegal move {mv}: {e}"))?;
+        g.pos.try_play_move(mv).map_err(|e| match mv {
+            Move::Place(p) => format!("illegal placement {p}: {e}"),
+            // The reason names the move already (`tm: ...`).
+            _ => format!("illegal move {e}"),
+        })?;
         Ok(String::new())
     })())
 }

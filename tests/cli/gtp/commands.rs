@@ -36,6 +36,7 @@ fn administrative_commands() {
         "legal_moves",
         "time_settings",
         "time_left",
+        "cabra-rules",
         "cabra-set",
         "cabra-get",
         "cabra-analyze",
@@ -158,6 +159,66 @@ fn load_save_result_and_final_score_agree_with_check() {
 }
 
 #[test]
+fn rules_swap_and_the_time_machine() {
+    let mut s = quick();
+    assert_eq!(s.ok("cabra-rules"), "caminos");
+    assert!(
+        s.fails("play 1 swap")
+            .contains("illegal move swap: the swap is not part")
+    );
+    assert!(
+        s.fails("cabra-rules chess")
+            .contains("unknown rules word 'chess'")
+    );
+    s.ok("play 1 L E180 110");
+    // New rules start a new game.
+    s.ok("cabra-rules bridget swap");
+    assert_eq!(s.ok("cabra-rules"), "bridget swap");
+    assert_eq!(s.ok("result"), "in progress, player 1 to move");
+    assert!(!s.ok("legal_moves").lines().any(|l| l == "swap"));
+    s.ok("play 1 L E180 110");
+    // Player 2's first turn may be swap; legal_moves lists it.
+    assert!(s.ok("legal_moves").lines().any(|l| l == "swap"));
+    assert!(!s.ok("legal_moves L").lines().any(|l| l == "swap"));
+    s.ok("play 2 swap");
+    assert_eq!(s.ok("result"), "in progress, player 1 to move");
+    s.ok("play 1 O T0 330");
+    s.ok("play 2 O T0 550");
+    // The time machine: player 1 takes back the last two placements and
+    // moves again.
+    assert!(s.ok("legal_moves").lines().any(|l| l == "tm"));
+    s.ok("play x time machine");
+    assert_eq!(s.ok("result"), "in progress, player 1 to move");
+    assert!(
+        s.fails("play 1 tm")
+            .contains("illegal move tm: player 1 has already used")
+    );
+    // The engine plays under these rules, and a saved game keeps them.
+    let mv = s.ok("genmove 1");
+    assert!(!mv.is_empty());
+    let dir = temp_dir();
+    let file = dir.path().join("bridget.caminos");
+    s.ok(&format!("savecaminos {}", file.to_str().unwrap()));
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("# rules: bridget swap"), "{text}");
+    assert!(
+        text.lines().any(|l| l == "swap") && text.lines().any(|l| l == "tm"),
+        "{text}"
+    );
+    s.ok("clear_board");
+    assert_eq!(s.ok("cabra-rules"), "bridget swap");
+    let loaded = s.ok(&format!("loadcaminos {}", file.to_str().unwrap()));
+    assert!(loaded.starts_with("6 placements"), "{loaded}");
+    s.ok("undo");
+    s.ok("undo");
+    assert!(
+        s.ok("legal_moves").lines().any(|l| l == "tm"),
+        "undo takes back the time machine"
+    );
+    s.close();
+}
+
+#[test]
 fn settings_and_the_clock() {
     let mut s = quick();
     let get = |s: &mut Session| -> std::collections::BTreeMap<String, String> {
@@ -198,12 +259,24 @@ fn settings_and_the_clock() {
     s.ok("time_settings 60 10 5");
     assert!(get(&mut s)["clock"].starts_with("main 60.0s, byo-yomi 10.0s/5"));
     s.ok("time_left 2 7 3");
-    assert!(get(&mut s)["clock"].contains("2 7.0s/3"));
-    // A search charges the clock of the side that moved.
+    assert!(get(&mut s)["clock"].ends_with("left: 1 60.000s, 2 7.000s/3"));
+    // A search (of 50 ms) charges the clock of the side that moved.
+    s.ok("cabra-set iterations none");
+    s.ok("cabra-set time 50ms");
     let mv = s.ok("genmove 1");
     assert!(!mv.is_empty());
     let clock = get(&mut s)["clock"].clone();
-    assert!(!clock.contains("1 60.0s"), "{clock}");
+    let left: f64 = clock
+        .split("left: 1 ")
+        .nth(1)
+        .and_then(|t| t.split('s').next())
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("{clock}"));
+    assert!(left < 60.0, "{clock}");
+    assert!(
+        clock.ends_with("2 7.000s/3"),
+        "the other clock stands: {clock}"
+    );
     assert!(s.fails("time_settings 1 2").starts_with("usage"));
     assert!(s.fails("time_left 3 1 0").contains("not a player"));
     assert!(s.fails("time_settings a 0 0").contains("seconds"));

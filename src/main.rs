@@ -41,7 +41,7 @@ enum Command {
     /// A JSON-lines analysis engine for scripts: one query per line in, one answer per analysed turn out (see docs/PROTOCOL.md).
     #[command(allow_negative_numbers = true)]
     Analysis(cli::analysis_cmd::AnalysisArgs),
-    /// Play games between two engine configurations and report the score and Elo (see docs/STRENGTH.md).
+    /// Play games between two engine configurations or programs and report the score and Elo (see docs/STRENGTH.md, docs/PROTOCOL.md).
     #[command(allow_negative_numbers = true)]
     Match(cli::match_cmd::MatchArgs),
     /// Write engine-vs-engine games for study.

@@ -8,7 +8,7 @@ use crate::common::*;
 fn the_same_mistake_gets_exit_status_2_everywhere() {
     let file = data("games/random_000.caminos");
     let f = file.to_str().unwrap();
-    let engine_commands: [&[&str]; 5] = [
+    let engine_commands: [&[&str]; 7] = [
         &["search"],
         &["analyze", f],
         &["match", "--games", "2"],
@@ -20,6 +20,8 @@ fn the_same_mistake_gets_exit_status_2_everywhere() {
             "/tmp/cabra-never-written",
         ],
         &["tactics"],
+        &["gtp"],
+        &["analysis"],
     ];
     let mistakes: [&[&str]; 9] = [
         &["--threads", "0"],

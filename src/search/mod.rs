@@ -41,22 +41,27 @@
 //!   measured in all; a node cap ([`SearchConfig::node_cap`]) after which
 //!   the trees stop growing but the search goes on.
 
-pub mod driver;
-pub mod game;
-pub mod limits;
+mod config;
+mod driver;
+mod game;
+mod limits;
 mod maxtree;
-pub mod order;
-pub mod policy;
-pub mod replies;
-pub mod report;
+mod order;
+mod outcome;
+mod policy;
+mod replies;
+mod report;
 mod solver;
 pub mod toy;
 mod tree;
 mod worker;
 
-pub use driver::{DEFAULT_NODE_CAP, DEFAULT_THREAT_VISITS, SearchConfig, Searcher};
-pub use game::{Game, Outcome, Side, uniform_playout};
+pub use config::{DEFAULT_NODE_CAP, DEFAULT_THREAT_VISITS, SearchConfig};
+pub use driver::Searcher;
+pub use game::{Game, uniform_playout};
 pub use limits::Limits;
+pub use order::MAX_MOVE_SPACE;
+pub use outcome::{Outcome, Side};
 pub use policy::Uct;
 pub use replies::Replies;
 pub use report::{MoveStats, Proven, Report};

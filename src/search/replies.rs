@@ -4,7 +4,7 @@
 //! legal; a side that loses a simulation forgets the replies it played in
 //! it, so stale answers do not linger.
 
-use super::game::{Outcome, Side};
+use super::outcome::{Outcome, Side};
 
 /// No reply stored.
 const NONE: u16 = u16::MAX;

@@ -9,7 +9,7 @@
 //! drawn, at least one drawn). Proofs only ever flow from a node to its
 //! parent, so after a change we walk up the current path.
 
-use super::game::{Outcome, Side};
+use super::outcome::{Outcome, Side};
 use super::tree::{Proof, Tree};
 
 /// The proof of a finished game for `mover`, the player who made the last move.

@@ -7,7 +7,8 @@
 
 use rand::{Rng, RngCore};
 
-use super::game::{Game, Outcome, Side, uniform_playout};
+use super::game::{Game, uniform_playout};
+use super::outcome::{Outcome, Side};
 use super::replies::Replies;
 
 /// Tic-tac-toe. Cells are numbered 0..9 row by row; side 0 (X) moves first.

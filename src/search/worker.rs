@@ -7,11 +7,12 @@ use std::sync::atomic::Ordering;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::driver::SearchConfig;
-use super::game::{Game, Outcome, Side};
+use super::config::SearchConfig;
+use super::game::Game;
 use super::limits::{CHECK_INTERVAL, Stopper};
 use super::maxtree::MaxTrees;
 use super::order::{MoveOrder, child_salt, mix};
+use super::outcome::{Outcome, Side};
 use super::policy::{Tables, Uct};
 use super::replies::Replies;
 use super::solver;

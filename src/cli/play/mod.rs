@@ -2,12 +2,14 @@
 //!
 //! - [`session`]: the game, the commands and the engine turns, one line at
 //!   a time ([`session::Session::handle`]), free of terminal I/O;
-//! - [`commands`]: command names, help, and telling commands from placements;
+//! - [`commands`]: command names and telling commands from placements;
+//! - [`help`]: the help texts, and the pieces drawn in every orientation;
 //! - [`code`]: the one-line position code;
 //! - [`term`]: reading lines (rustyline on a terminal), the progress line, Ctrl-C.
 
 pub mod code;
 pub mod commands;
+pub mod help;
 pub mod session;
 pub mod term;
 #[cfg(test)]

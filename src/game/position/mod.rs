@@ -1,6 +1,8 @@
 //! A game in progress: whose cubes are where, what is left, whose turn it
 //! is, the rules, the moves made, and how the game stands. Copyable and
-//! allocation-free.
+//! allocation-free. The special moves of section 9 are in `special.rs`.
+
+mod special;
 
 use super::bitboard::{RIM, Volume};
 use super::bridge;
@@ -216,7 +218,7 @@ impl Position {
 
     /// The owner of the `i`-th placement on the board (the swap gave the
     /// first one to player 2).
-    fn owner_of(&self, i: usize) -> Player {
+    pub(super) fn owner_of(&self, i: usize) -> Player {
         Player::from_index((i + usize::from(self.swapped)) % 2)
     }
 
@@ -247,68 +249,12 @@ impl Position {
         Ok(())
     }
 
-    /// Why `m` is not legal here, or `Ok` if it is.
-    pub fn check_move(&self, m: Move) -> Result<(), PlacementError> {
-        match m {
-            Move::Place(p) => self.check(p),
-            Move::Swap => {
-                if self.status.is_over() {
-                    Err(PlacementError::GameOver(self.status))
-                } else if !self.rules.swap {
-                    Err(PlacementError::NotInRules {
-                        what: m,
-                        rules: self.rules,
-                    })
-                } else if self.made != 1 {
-                    Err(PlacementError::SwapTurn)
-                } else {
-                    Ok(())
-                }
-            }
-            Move::TimeMachine => self.check_time_machine(),
-        }
-    }
-
-    fn check_time_machine(&self) -> Result<(), PlacementError> {
-        use PlacementError::*;
-        if self.status.is_over() {
-            return Err(GameOver(self.status));
-        }
-        if !self.rules.time_machine() {
-            return Err(NotInRules {
-                what: Move::TimeMachine,
-                rules: self.rules,
-            });
-        }
-        let me = self.to_move;
-        if self.tm_used[me.index()] {
-            return Err(TimeMachineUsed(me));
-        }
-        let n = self.on_board as usize;
-        if n < 2 || self.owner_of(n - 1) == me || self.owner_of(n - 2) != me {
-            return Err(TimeMachineOrder);
-        }
-        if self.swapped && n - 2 == 0 {
-            return Err(TimeMachineRecoloured);
-        }
-        Ok(())
-    }
-
     /// Whether `m` is legal here.
     #[inline]
     pub fn is_legal_move(&self, m: Move) -> bool {
         match m {
             Move::Place(p) => self.is_legal(p),
             _ => self.check_move(m).is_ok(),
-        }
-    }
-
-    /// Calls `f` with the special moves (`swap`, `tm`) legal here.
-    pub fn for_each_special(&self, mut f: impl FnMut(Move)) {
-        for m in [Move::Swap, Move::TimeMachine] {
-            if self.check_move(m).is_ok() {
-                f(m);
-            }
         }
     }
 
@@ -360,7 +306,7 @@ impl Position {
 
     /// Records `m` in the game record.
     #[inline(always)]
-    fn record(&mut self, m: Move) {
+    pub(super) fn record(&mut self, m: Move) {
         self.moves[self.made as usize] = m;
         self.made += 1;
     }
@@ -384,51 +330,13 @@ impl Position {
 
     /// Takes the piece of `p` (owned by `owner`) off the board into its
     /// owner's stock.
-    fn lift(&mut self, p: Placement, owner: Player) {
+    pub(super) fn lift(&mut self, p: Placement, owner: Player) {
         let e = p.entry();
         let o = owner.index();
         self.cubes[o] = self.cubes[o] & !e.cells;
         self.occupied = self.occupied & !e.cells;
         self.left[o][e.piece.index()] += 1;
         self.perimeter[o] -= e.on_perimeter as u8;
-    }
-
-    /// Moves the piece of `p` from `from`'s colour to the other player's.
-    fn recolour(&mut self, p: Placement, from: Player) {
-        let e = p.entry();
-        let (a, b) = (from.index(), from.other().index());
-        self.cubes[a] = self.cubes[a] & !e.cells;
-        self.cubes[b] |= e.cells;
-        self.left[a][e.piece.index()] += 1;
-        self.left[b][e.piece.index()] -= 1;
-        self.perimeter[a] -= e.on_perimeter as u8;
-        self.perimeter[b] += e.on_perimeter as u8;
-    }
-
-    /// Section 9.3: player 1's first piece becomes player 2's; player 1
-    /// moves next.
-    fn swap(&mut self) {
-        debug_assert!(self.check_move(Move::Swap).is_ok());
-        self.recolour(self.board[0], Player::One);
-        self.swapped = true;
-        self.record(Move::Swap);
-        self.to_move = Player::One;
-    }
-
-    /// Section 9.2: the last two placements go back to their owners'
-    /// stocks; the caller moves again.
-    fn time_machine(&mut self) {
-        debug_assert!(self.check_move(Move::TimeMachine).is_ok());
-        for _ in 0..2 {
-            self.on_board -= 1;
-            let i = self.on_board as usize;
-            self.lift(self.board[i], self.owner_of(i));
-            // Unused slots stay at their initial value: equal positions
-            // compare and hash equal.
-            self.board[i] = Placement(0);
-        }
-        self.tm_used[self.to_move.index()] = true;
-        self.record(Move::TimeMachine);
     }
 
     /// The verdict of a game that ends without a bridge: sections 7 and 9.1.

@@ -1,0 +1,209 @@
+//! The help of `cabra play`: the command list, one command, the pieces in
+//! every orientation, and the special moves.
+
+use cabra::game::{Piece, table};
+
+use super::commands::{Cmd, SPECS, echo, lookup, spec, suggest};
+
+/// The command list, one line each, wrapped to `width` columns.
+pub fn help_list(width: usize) -> String {
+    let mut out = crate::cli::render::wrap(
+        "Type a placement such as `L E180 110` (or its four cubes, `110 120 121 122`) to play \
+         it, or one of these commands (any case; `help COMMAND` for more, `help pieces` \
+         draws the pieces):",
+        width,
+    );
+    let column = 30;
+    for s in SPECS {
+        let names = s.names.join(", ");
+        let left = if s.args.is_empty() {
+            names
+        } else {
+            format!("{names} {}", s.args)
+        };
+        // The summary wraps under itself; a narrow terminal gets it below.
+        let (first, indent) = if width >= column + 30 {
+            (format!("  {left:<w$}", w = column - 2), column)
+        } else {
+            (format!("  {left}\n"), 6)
+        };
+        let wrapped = crate::cli::render::wrap(s.summary, width.saturating_sub(indent));
+        for (i, line) in wrapped.lines().enumerate() {
+            if i == 0 && first.ends_with('\n') {
+                out.push_str(&first);
+                out.push_str(&format!("{}{line}\n", " ".repeat(indent)));
+            } else if i == 0 {
+                out.push_str(&format!("{first}{line}\n"));
+            } else {
+                out.push_str(&format!("{}{line}\n", " ".repeat(indent)));
+            }
+        }
+    }
+    out
+}
+
+/// `help pieces [L|T|Z|O]`: every orientation of the pieces, drawn layer
+/// by layer, with its name, wrapped to `width` columns.
+pub fn pieces_help(which: &str, width: usize) -> Result<String, String> {
+    let pieces: Vec<Piece> = match which.trim() {
+        "" => Piece::ALL.to_vec(),
+        w => match w.chars().next().and_then(Piece::from_letter) {
+            Some(p) if w.chars().count() == 1 => vec![p],
+            _ => {
+                return Err(format!(
+                    "no piece '{}': the pieces are L, T, Z and O",
+                    echo(w, 12)
+                ));
+            }
+        },
+    };
+    let mut out = crate::cli::render::wrap(
+        "Each drawing shows a piece's layers from the bottom (z=0) up, separated by `|`, \
+         x to the right and y down; `#` is a cube. A placement names the piece, the \
+         orientation and the corner of its box: `L E180 110`. Any of the 24 names \
+         (faces T B N S E W, angles 0 90 180 270) is accepted; these are the names \
+         the program prints.",
+        width,
+    );
+    let t = table();
+    for piece in pieces {
+        let shapes: Vec<_> = t.shapes.iter().filter(|s| s.piece == piece).collect();
+        out.push_str(&format!("{piece}: {} orientations\n", shapes.len()));
+        // Blocks of 3 rows, side by side as many as fit.
+        let blocks: Vec<Vec<String>> = shapes
+            .iter()
+            .map(|s| {
+                let [ex, ey, ez] = s.extent.map(usize::from);
+                let mut rows = vec![format!("{}", s.orientation)];
+                for y in 0..ey {
+                    let layers: Vec<String> = (0..ez)
+                        .map(|z| {
+                            (0..ex)
+                                .map(|x| {
+                                    let on = s
+                                        .cells
+                                        .iter()
+                                        .any(|c| [c[0], c[1], c[2]] == [x as u8, y as u8, z as u8]);
+                                    if on { '#' } else { '.' }
+                                })
+                                .collect()
+                        })
+                        .collect();
+                    rows.push(layers.join("|"));
+                }
+                rows
+            })
+            .collect();
+        let cell = 12;
+        let per_line = (width.saturating_sub(2) / cell).max(1);
+        for chunk in blocks.chunks(per_line) {
+            let height = chunk.iter().map(Vec::len).max().unwrap_or(0);
+            for r in 0..height {
+                let mut line = String::from("  ");
+                for b in chunk {
+                    let text = b.get(r).map_or("", String::as_str);
+                    line.push_str(&format!("{text:<cell$}"));
+                }
+                out.push_str(line.trim_end());
+                out.push('\n');
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// What the help says about a topic that is no command.
+const TOPICS: &[(&[&str], &str)] = &[
+    (
+        &["swap"],
+        "swap   (a move, under rules with the swap option: --swap or `# rules: ... swap`)
+Player 2's first turn may be `swap` instead of a placement: player 1's first piece becomes
+player 2's, and player 1 moves next. Only on the second turn of the game.",
+    ),
+    (
+        &["tm", "time", "timemachine"],
+        "tm   (a move, also `time machine`, under the bridget rules: --rules bridget)
+Once a game, instead of placing: when the last placement on the board is your opponent's
+and the one before it your own, both go back to their owners' stocks and you place again
+at once. It cannot take back a piece the swap recoloured and does not keep a game alive.",
+    ),
+];
+
+/// The help of one command (or an error line for an unknown topic).
+pub fn help_for(topic: &str, width: usize) -> Result<String, String> {
+    let word = topic.split_whitespace().next().unwrap_or("");
+    let lower = word.to_ascii_lowercase();
+    if ["pieces", "piece", "orientations", "shapes"].contains(&lower.as_str()) {
+        let rest = topic.trim_start()[word.len()..].trim();
+        return pieces_help(rest, width);
+    }
+    if let Some((_, text)) = TOPICS
+        .iter()
+        .find(|(names, _)| names.contains(&lower.as_str()))
+    {
+        return Ok(format!("{text}\n"));
+    }
+    let Some(cmd) = lookup(word).or_else(|| {
+        ["placement", "notation", "placements"]
+            .contains(&word.to_ascii_lowercase().as_str())
+            .then_some(Cmd::Place)
+    }) else {
+        return Err(match suggest(word) {
+            Some(s) => {
+                format!("no command '{word}' — did you mean '{s}'? (`help` lists the commands)")
+            }
+            None => format!("no command '{word}': `help` lists the commands"),
+        });
+    };
+    let s = spec(cmd);
+    let mut out = format!("{} {}", s.names[0], s.args).trim_end().to_string();
+    if s.names.len() > 1 {
+        out.push_str(&format!("   (also: {})", s.names[1..].join(", ")));
+    }
+    out.push('\n');
+    out.push_str(s.summary);
+    out.push('\n');
+    out.push_str(s.details);
+    out.push('\n');
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::play::commands::looks_like_placement;
+
+    #[test]
+    fn every_command_has_help_without_blank_lines() {
+        for s in SPECS {
+            let h = help_for(s.names[0], 100).unwrap();
+            assert!(!h.contains("\n\n"), "{}", s.names[0]);
+            for n in s.names {
+                assert_eq!(lookup(n), Some(s.cmd));
+                assert!(!looks_like_placement(n), "{n} would read as a placement");
+            }
+        }
+        assert!(help_for("nope", 100).is_err());
+        for width in [100, 80, 40] {
+            let list = help_list(width);
+            assert!(!list.contains("\n\n"));
+            assert!(
+                list.lines().all(|l| l.chars().count() < width),
+                "{width}:\n{list}"
+            );
+        }
+        let pieces = help_for("pieces", 80).unwrap();
+        assert!(!pieces.contains("\n\n"));
+        assert!(pieces.lines().all(|l| l.chars().count() < 80), "{pieces}");
+        // Every canonical name of every piece is drawn: 51 in all.
+        assert_eq!(pieces.matches(" orientations").count(), 4);
+        assert!(pieces.contains("L: 24 orientations") && pieces.contains("O: 3 orientations"));
+        assert!(
+            help_for("pieces q", 80)
+                .unwrap_err()
+                .contains("L, T, Z and O")
+        );
+        assert!(help_for("tm", 80).unwrap().contains("time machine"));
+        assert!(help_for("swap", 80).unwrap().contains("first piece"));
+    }
+}

@@ -1,0 +1,86 @@
+//! Moves typed by the person: placements, `swap` and `tm`, and the line
+//! that reports each move.
+
+use super::*;
+
+impl Session {
+    /// One line for a move just made by `player`.
+    pub(super) fn move_line(&self, m: Move, player: Player, by_engine: Option<&Thought>) -> String {
+        let ply = self.pos.plies();
+        let mut s = match m {
+            Move::Place(_) => format!("{ply}. {} plays {m}", self.player(player)),
+            Move::Swap => format!(
+                "{ply}. {} swaps: player 1's first piece is now player 2's",
+                self.player(player)
+            ),
+            Move::TimeMachine => format!(
+                "{ply}. {} calls the time machine: the last two placements are taken back; {} places again",
+                self.player(player),
+                who(player)
+            ),
+        };
+        if let Some(t) = by_engine {
+            let r = &t.report;
+            s.push_str(&format!(
+                "   (engine: {} for {}, {} in {:.1} s)",
+                describe_value(r.winrate, r.proven),
+                who(player),
+                plural(r.iterations, "iteration"),
+                r.seconds
+            ));
+        }
+        s.push('\n');
+        if let s2 @ (Status::Won { .. } | Status::Draw { .. }) = self.pos.status() {
+            s.push_str(&format!("Game over: {}.\n", result_line(&self.pos, s2)));
+        }
+        s
+    }
+
+    /// Plays `m` for the side to move, keeps the redo list consistent, and
+    /// returns who played it.
+    pub(super) fn play(&mut self, m: Move) -> Player {
+        let mover = self.pos.to_move();
+        self.pos.play_move(m);
+        if self.redo.last() == Some(&m) {
+            self.redo.pop();
+        } else {
+            self.redo.clear();
+        }
+        mover
+    }
+
+    pub(super) fn place(&mut self, text: &str) -> Response {
+        let p = match parse_move(text) {
+            Ok(p) => p,
+            Err(e) => {
+                let shown: String = text.chars().take(40).collect();
+                return Response::err(format!(
+                    "{shown}: {e} (`help place` explains the notation, `help pieces` draws the pieces)"
+                ));
+            }
+        };
+        if let Err(e) = self.pos.check_move(p) {
+            let hint = match e {
+                cabra::game::PlacementError::GameOver(_) => {
+                    " — `undo` takes back the last placement, `new` starts a new game".to_string()
+                }
+                cabra::game::PlacementError::NoPieceLeft { player, .. } => {
+                    let left: Vec<String> = Piece::ALL
+                        .iter()
+                        .filter(|&&k| self.pos.pieces_left(player, k) > 0)
+                        .map(|&k| format!("{k} {}", self.pos.pieces_left(player, k)))
+                        .collect();
+                    format!(" (left: {})", left.join(", "))
+                }
+                _ => " (`moves` lists the legal placements)".to_string(),
+            };
+            return Response::err(format!("{p}: {e}{hint}"));
+        }
+        let mover = self.play(p);
+        let mut out = self.move_line(p, mover, None);
+        self.engine_turns(&mut out);
+        out.push_str(&self.board());
+        out.push_str(&self.turn_hint());
+        Response::ok(out)
+    }
+}

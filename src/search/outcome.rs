@@ -1,0 +1,25 @@
+//! The sides of a game and how a game ends.
+
+/// One of the two players, as an index: 0 moves first.
+pub type Side = u8;
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The given side won.
+    Win(Side),
+    /// Nobody won.
+    Draw,
+}
+
+impl Outcome {
+    /// The reward of this outcome for `side`: 1 for a win, 0.5 for a draw, 0 for a loss.
+    #[inline]
+    pub fn reward_for(self, side: Side) -> f32 {
+        match self {
+            Outcome::Win(w) if w == side => 1.0,
+            Outcome::Win(_) => 0.0,
+            Outcome::Draw => 0.5,
+        }
+    }
+}

@@ -52,13 +52,16 @@ struct TermUi {
 
 impl Ui for TermUi {
     fn progress(&mut self, pos: &Position, p: &Progress) {
-        if !self.progress || p.elapsed < QUIET_FOR {
+        if !self.progress {
             return;
         }
-        if !self.drawn {
+        if self.echo.is_none() {
             // Keys typed while the engine thinks wait for the prompt
             // instead of landing on the progress line.
             self.echo = EchoOff::new();
+        }
+        if p.elapsed < QUIET_FOR {
+            return;
         }
         let best = match p.report.best {
             Some(b) => format!(

@@ -1,6 +1,7 @@
 //! The bridge test of RULES.md section 6, as a flood fill over three layers.
 
 use super::bitboard::{EAST, NORTH, SOUTH, Volume, WEST, spread};
+use super::cell::Cell;
 
 /// The cubes of `own` with no cube of `opp` anywhere above them.
 #[inline(always)]
@@ -112,6 +113,50 @@ pub fn bridge_cubes(own: Volume, opp: Volume) -> Volume {
     (edge(NORTH) & edge(SOUTH)) | (edge(WEST) & edge(EAST))
 }
 
+/// A shortest chain of linked visible cubes of `own` (against `opp`)
+/// between two opposite edges, in order from one edge to the other; empty
+/// when `own` has no bridge. For showing a won game one path at a time.
+pub fn shortest_bridge(own: Volume, opp: Volume) -> Vec<Cell> {
+    let cubes: Vec<Cell> = bridge_cubes(own, opp).cells().collect();
+    let linked = |a: Cell, b: Cell| {
+        let (dx, dy, dz) = (a.x.abs_diff(b.x), a.y.abs_diff(b.y), a.z.abs_diff(b.z));
+        (dx + dy == 0 && dz == 1) || (dx + dy == 1 && dz <= 1)
+    };
+    let mut best: Vec<Cell> = Vec::new();
+    let axes: [fn(Cell) -> u8; 2] = [|c| c.y, |c| c.x];
+    for coord in axes {
+        // Breadth-first from every cube on the first edge.
+        let mut from: Vec<Option<usize>> = vec![None; cubes.len()];
+        let mut seen: Vec<bool> = cubes.iter().map(|&c| coord(c) == 0).collect();
+        let mut queue: std::collections::VecDeque<usize> =
+            (0..cubes.len()).filter(|&i| seen[i]).collect();
+        let mut end = None;
+        while let Some(i) = queue.pop_front() {
+            if coord(cubes[i]) == 7 {
+                end = Some(i);
+                break;
+            }
+            for j in 0..cubes.len() {
+                if !seen[j] && linked(cubes[i], cubes[j]) {
+                    seen[j] = true;
+                    from[j] = Some(i);
+                    queue.push_back(j);
+                }
+            }
+        }
+        let mut path = Vec::new();
+        let mut at = end;
+        while let Some(i) = at {
+            path.push(cubes[i]);
+            at = from[i];
+        }
+        if !path.is_empty() && (best.is_empty() || path.len() < best.len()) {
+            best = path;
+        }
+    }
+    best
+}
+
 /// Whether the mover, having just added the cubes `placed` (already in `own`),
 /// now has a bridge. Before the placement the mover had none (the opponent's
 /// placements only hide cubes), so a new bridge runs through the new piece.
@@ -161,5 +206,10 @@ mod tests {
         assert_eq!(bridge_cubes(own, Volume::EMPTY), column);
         // No bridge, no bridge cubes.
         assert!(bridge_cubes(layer0(&cells[..7]), Volume::EMPTY).is_empty());
+        // The shortest chain is the column itself, north to south.
+        let path = shortest_bridge(own, Volume::EMPTY);
+        assert_eq!(path.len(), 8);
+        assert!(path.iter().all(|c| c.x == 3));
+        assert!(shortest_bridge(layer0(&cells[..7]), Volume::EMPTY).is_empty());
     }
 }

@@ -6,6 +6,7 @@
 
 use std::fmt::Write;
 
+use cabra::game::bridge::shortest_bridge;
 use cabra::game::{Cell, Move, Player, Position, Status, WinReason};
 
 use super::{escape, num, shades};
@@ -126,61 +127,16 @@ fn inside(c: [i8; 3]) -> bool {
 }
 
 /// The cubes of the winning bridge: a shortest chain of linked visible
-/// cubes of the winner between two opposite edges (RULES.md section 6).
-/// Empty unless the game was won by a bridge.
+/// cubes of the winner between two opposite edges (the rules' own
+/// [`shortest_bridge`]). Empty unless the game was won by a bridge.
 pub fn bridge_cells(pos: &Position) -> Vec<Cell> {
-    let Status::Won {
-        winner,
-        by: WinReason::Bridge,
-    } = pos.status()
-    else {
-        return Vec::new();
-    };
-    let visible = |c: Cell| {
-        pos.owner(c) == Some(winner)
-            && (c.z + 1..3).all(|z| pos.owner(Cell::new(c.x, c.y, z)) != Some(winner.other()))
-    };
-    let cubes: Vec<Cell> = (0..192u8)
-        .map(|i| Cell::new(i % 8, (i / 8) % 8, i / 64))
-        .filter(|&c| visible(c))
-        .collect();
-    let linked = |a: Cell, b: Cell| {
-        let (dx, dy, dz) = (a.x.abs_diff(b.x), a.y.abs_diff(b.y), a.z.abs_diff(b.z));
-        (dx + dy == 0 && dz == 1) || (dx + dy == 1 && dz <= 1)
-    };
-    let mut best: Vec<Cell> = Vec::new();
-    let axes: [fn(Cell) -> u8; 2] = [|c| c.y, |c| c.x];
-    for coord in axes {
-        // Breadth-first from every cube on the first edge.
-        let mut from: Vec<Option<usize>> = vec![None; cubes.len()];
-        let mut seen: Vec<bool> = cubes.iter().map(|&c| coord(c) == 0).collect();
-        let mut queue: std::collections::VecDeque<usize> =
-            (0..cubes.len()).filter(|&i| seen[i]).collect();
-        let mut end = None;
-        while let Some(i) = queue.pop_front() {
-            if coord(cubes[i]) == 7 {
-                end = Some(i);
-                break;
-            }
-            for j in 0..cubes.len() {
-                if !seen[j] && linked(cubes[i], cubes[j]) {
-                    seen[j] = true;
-                    from[j] = Some(i);
-                    queue.push_back(j);
-                }
-            }
-        }
-        let mut path = Vec::new();
-        let mut at = end;
-        while let Some(i) = at {
-            path.push(cubes[i]);
-            at = from[i];
-        }
-        if !path.is_empty() && (best.is_empty() || path.len() < best.len()) {
-            best = path;
-        }
+    match pos.status() {
+        Status::Won {
+            winner,
+            by: WinReason::Bridge,
+        } => shortest_bridge(pos.cubes(winner), pos.cubes(winner.other())),
+        _ => Vec::new(),
     }
-    best
 }
 
 /// The cubes of the last move when it was a placement (a swap or a time

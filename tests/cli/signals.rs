@@ -2,21 +2,10 @@
 //! analysed, `match` the summary so far, `play` the code of an unsaved game.
 
 use std::io::Write;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::{Duration, Instant};
 
 use crate::common::*;
-
-fn spawn(args: &[&str]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_cabra"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("cabra runs")
-}
 
 /// Sends `signal` to the child, then waits (at most 20 s) for its output.
 fn signal_and_wait(mut child: Child, signal: i32, after: Duration) -> std::process::Output {

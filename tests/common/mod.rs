@@ -53,6 +53,19 @@ pub fn cabra(args: &[&str]) -> Output {
     cabra_with_input(args, "")
 }
 
+/// Starts `cabra` with `args` in the repository's directory, all three
+/// standard streams piped, for tests that talk to it or signal it.
+pub fn spawn(args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_cabra"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cabra runs")
+}
+
 /// Runs `cabra` with `args`, feeding `input` on standard input.
 pub fn cabra_with_input(args: &[&str], input: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_cabra"))

@@ -1,7 +1,7 @@
 //! A `cabra gtp` process driven through a pipe, one command at a time.
 
 use std::io::{Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::Duration;
 
@@ -29,15 +29,9 @@ pub struct Session {
 impl Session {
     /// Starts `cabra gtp` with these extra arguments.
     pub fn start(args: &[&str]) -> Session {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_cabra"))
-            .arg("gtp")
-            .args(args)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("cabra gtp runs");
+        let mut all = vec!["gtp"];
+        all.extend_from_slice(args);
+        let mut child = crate::common::spawn(&all);
         let mut out = child.stdout.take().unwrap();
         let (tx, lines) = channel();
         std::thread::spawn(move || {

@@ -5,6 +5,7 @@
 
 use rand::RngCore;
 
+use super::endgame::{self, Endgame};
 use super::playout::Policy;
 use crate::game::{MOVE_COUNT, Move, Position, Status, Volume};
 use crate::search::{Game, Outcome, Replies, Side};
@@ -23,6 +24,7 @@ impl Game for Position {
     /// The cells a defence must touch ([`Position::defence_region`]).
     type Threat = Volume;
     type Playout = Policy;
+    type Exact = Endgame;
     const MOVE_SPACE: usize = MOVE_COUNT;
 
     #[inline(always)]
@@ -73,6 +75,20 @@ impl Game for Position {
         let last = last.and_then(|id| Move::from_id(id).placement());
         let s = policy.run(self, rng, replies, last, |p| record(p.index()));
         outcome(s).expect("a playout ends the game")
+    }
+
+    fn solve(&self, exact: &mut Endgame, budget: u64) -> Option<(Outcome, Move)> {
+        if self.placements().len() + endgame::MAX_LEFT < crate::game::MAX_PLIES {
+            return None;
+        }
+        let (value, best) = exact.solve(self, budget)?;
+        let side = self.side_to_move();
+        let outcome = match value {
+            1 => Outcome::Win(side),
+            0 => Outcome::Draw,
+            _ => Outcome::Win(1 - side),
+        };
+        Some((outcome, Move::Place(best)))
     }
 
     fn winning_move(&self) -> Option<Move> {

@@ -227,6 +227,16 @@ pub const KEYS: &[Key] = &[
         get: |c| on_off(c.search.reply_first),
     },
     Key {
+        name: "endgame",
+        value: "on|off",
+        help: "exact endgame: nodes with few placements left are solved by alpha-beta (needs the solver)",
+        set: |c, v| {
+            c.search.exact = parse_bool(v)?;
+            Ok(())
+        },
+        get: |c| on_off(c.search.exact),
+    },
+    Key {
         name: "threads",
         value: "N",
         help: "independent trees searched in parallel, 1 to 256 (default: the command's)",
@@ -311,6 +321,7 @@ impl EngineConfig {
                 threats: false,
                 replies: false,
                 reply_first: false,
+                exact: false,
                 ..SearchConfig::default()
             },
             playout: Policy::UNIFORM,

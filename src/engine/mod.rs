@@ -15,6 +15,7 @@ pub mod analysis;
 mod budget;
 pub mod config;
 pub mod elo;
+pub mod endgame;
 pub mod matches;
 pub mod playout;
 pub mod tactics;

@@ -42,6 +42,11 @@ pub struct SearchConfig {
     /// With `replies`: a node's first child is the stored reply to the
     /// move into it, when legal, before the move order.
     pub reply_first: bool,
+    /// Ask the game's exact search ([`super::Game::solve`]) about nodes once
+    /// they have 64, 256, 1024, ... visits, with a budget of half their
+    /// visits (all of them at the root); what it proves is a proof in
+    /// the tree. Needs `solver`.
+    pub exact: bool,
     /// How many root moves the report lists.
     pub top_moves: usize,
 }
@@ -59,6 +64,7 @@ impl Default for SearchConfig {
             threat_visits: DEFAULT_THREAT_VISITS,
             replies: true,
             reply_first: true,
+            exact: true,
             top_moves: 10,
         }
     }

@@ -265,6 +265,17 @@ impl<G: Game> Searcher<G> {
         if let Some(id) = most_visited(&|s| s.proof == Proof::Win) {
             return Some(id);
         }
+        // A root proven drawn (no move wins): a move proven to draw, not an
+        // unproven one that only looks better.
+        let drawn = self
+            .workers
+            .iter()
+            .any(|w| w.tree.node(ROOT).proof == Proof::Draw);
+        if drawn {
+            if let Some(id) = most_visited(&|s| s.proof == Proof::Draw) {
+                return Some(id);
+            }
+        }
         if let Some(id) = most_visited(&|s| s.proof != Proof::Loss && s.visits > 0) {
             return Some(id);
         }

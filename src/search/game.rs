@@ -28,6 +28,10 @@ pub trait Game: Clone + Send + Sync {
     /// default value is the one [`crate::search::Searcher::new`] uses.
     type Playout: Clone + Debug + Default + Send + Sync;
 
+    /// What an exact search ([`Game::solve`]) keeps from call to call,
+    /// such as a transposition table (`()` for games without one).
+    type Exact: Clone + Debug + Default + Send + Sync;
+
     /// Every move has an id below this bound (Caminos: 2,497 placements).
     /// Lets the search keep per-move statistics in flat arrays and walk the
     /// untried moves of a node in a shuffled id order instead of storing them.
@@ -74,6 +78,17 @@ pub trait Game: Clone + Send + Sync {
     /// A move that wins at once for the side to move, if there is one.
     /// The default says "don't know"; games with a cheap test override it.
     fn winning_move(&self) -> Option<Self::Move> {
+        None
+    }
+
+    /// The exact result of best play from here and a move that achieves
+    /// it, if an exact search within about `budget` nodes finds them
+    /// (`None`: unknown, or the game has no exact search, the default).
+    /// The search asks about nodes as their visits grow, with budgets that
+    /// grow with them, so a game should decline positions far from the
+    /// end at once.
+    fn solve(&self, exact: &mut Self::Exact, budget: u64) -> Option<(Outcome, Self::Move)> {
+        let _ = (exact, budget);
         None
     }
 

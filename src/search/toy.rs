@@ -67,6 +67,7 @@ impl Game for TicTacToe {
     type Move = u8;
     type Threat = ();
     type Playout = ();
+    type Exact = ();
     const MOVE_SPACE: usize = 9;
 
     fn move_id(mv: u8) -> usize {
@@ -239,6 +240,7 @@ impl<const N: usize> Game for Hex<N> {
     type Move = u8;
     type Threat = ();
     type Playout = ();
+    type Exact = ();
     const MOVE_SPACE: usize = N * N;
 
     fn move_id(mv: u8) -> usize {

@@ -27,6 +27,29 @@ const ACCEL_MIN_CHILDREN: usize = 32;
 /// Caminos search on one thread.
 const MAX_ROOT_VISITS: u32 = u32::MAX / 2;
 
+/// A node asks the game's exact search ([`Game::solve`]) for its value
+/// when its visits reach this count, and again at each fourfold count.
+const EXACT_VISITS: u32 = 64;
+
+/// Whether a node with `visits` visits is due for an exact search: 64,
+/// 256, 1024, ... visits.
+#[inline(always)]
+fn exact_due(visits: u32) -> bool {
+    visits >= EXACT_VISITS && visits.is_power_of_two() && visits.trailing_zeros() % 2 == 0
+}
+
+/// The exact search's node budget for a node with `visits` visits: half
+/// of them below the root (most calls fail, and must cost little beside
+/// the iterations), as many at the root, whose proof ends the search.
+#[inline(always)]
+fn exact_budget(visits: u32, root: bool) -> u64 {
+    if root {
+        u64::from(visits)
+    } else {
+        u64::from(visits) / 2
+    }
+}
+
 /// What one expansion step did.
 enum Expansion {
     /// A child was added (and pushed on the path); the game ended with this.
@@ -75,6 +98,10 @@ pub(crate) struct Worker<G: Game> {
     threat_visits: u32,
     /// A node's first child is the stored reply to the move into it.
     reply_first: bool,
+    /// Ask the game's exact search about nodes (see [`exact_due`]).
+    exact: bool,
+    /// The exact search's state (its transposition table).
+    exact_state: G::Exact,
     playout: G::Playout,
     /// Move ids of the current playout (when the replies need them).
     played: Vec<u16>,
@@ -118,6 +145,8 @@ impl<G: Game> Worker<G> {
             threats: config.solver && config.win_check && config.threats,
             threat_visits: config.threat_visits,
             reply_first: config.reply_first && config.replies,
+            exact: config.solver && config.exact,
+            exact_state: G::Exact::default(),
             playout: playout.clone(),
             played: Vec::with_capacity(128),
             leaf_side: 0,
@@ -189,11 +218,26 @@ impl<G: Game> Worker<G> {
         self.movers.push(1 - root.side_to_move());
         let mut node = ROOT;
         let mut salt = self.root_salt;
+        // The node last asked about by the exact search (once per arrival:
+        // a node can be chosen from again within the same iteration).
+        let mut asked = NONE;
         let outcome = loop {
             let n = *self.tree.node(node);
             let depth = self.path.len() - 1;
             if let Some(o) = solver::outcome(n.proof, self.movers[depth]) {
                 break o;
+            }
+            if self.exact && node != asked && exact_due(n.visits) {
+                asked = node;
+                let budget = exact_budget(n.visits, node == ROOT);
+                if let Some((o, mv)) = game.solve(&mut self.exact_state, budget) {
+                    if node == ROOT {
+                        self.prove_root_move(game.side_to_move(), o, mv);
+                    }
+                    self.tree.node_mut(node).proof = solver::terminal(o, self.movers[depth]);
+                    self.propagate();
+                    break o;
+                }
             }
             if !self.solver {
                 if let Some(o) = game.outcome() {
@@ -229,6 +273,25 @@ impl<G: Game> Worker<G> {
             node = child;
         };
         self.backup(outcome);
+    }
+
+    /// Marks the root's move `mv` proven to achieve `outcome` (from the
+    /// exact search of the root), adding it as a child if needed, so that
+    /// the move to play is known once the root is proven.
+    fn prove_root_move(&mut self, side: Side, outcome: Outcome, mv: G::Move) {
+        let id = G::move_id(mv);
+        let slot = self
+            .tree
+            .children(ROOT)
+            .iter()
+            .position(|c| usize::from(c.mv) == id);
+        let child = match slot {
+            Some(s) => self.tree.node(ROOT).first + s as u32,
+            // The root is proven at once, so its move order never comes
+            // to this move again.
+            None => self.add_child(ROOT, id),
+        };
+        self.tree.node_mut(child).proof = solver::terminal(outcome, side);
     }
 
     /// The best visited child of `node` by UCB: its slot and key (minus

@@ -5,6 +5,7 @@
 mod common;
 
 mod caminos;
+mod endgame;
 mod limits;
 mod toy;
 mod variants;

@@ -1,0 +1,75 @@
+//! The exact endgame in the tree: late positions are proven (wins, losses
+//! and draws) in far fewer iterations than the tree alone needs, and the
+//! move played is one the proof stands on.
+
+use cabra::engine::endgame::Endgame;
+use cabra::game::record::parse_game;
+use cabra::game::{Move, Position};
+use cabra::search::{Limits, Proven, SearchConfig, Searcher};
+
+use crate::common;
+
+/// The position of a self-play game (in `games/`) with `left` placements
+/// still to make.
+fn late(file: &str, left: usize) -> Position {
+    let text = std::fs::read_to_string(common::data(&format!("../../games/{file}"))).unwrap();
+    let end = parse_game(&text).unwrap();
+    let all = end.placements();
+    let mut pos = Position::new();
+    for &p in &all[..all.len() - left] {
+        pos.play(p);
+    }
+    pos
+}
+
+fn search(pos: Position, exact: bool, iterations: u64) -> (Option<Proven>, Option<Move>, u64) {
+    let config = SearchConfig {
+        exact,
+        seed: 3,
+        ..SearchConfig::default()
+    };
+    let mut s = Searcher::new(pos, config);
+    let r = s.search(&Limits::none().iterations(iterations));
+    (r.proven, r.best, r.iterations)
+}
+
+#[test]
+fn late_positions_are_proven_and_the_proven_move_is_played() {
+    let mut kinds = Vec::new();
+    for (file, left) in [
+        ("selfplay-draw.caminos", 7),
+        ("selfplay-draw.caminos", 6),
+        ("selfplay-perimeter-win.caminos", 7),
+        ("selfplay-perimeter-win.caminos", 6),
+    ] {
+        let pos = late(file, left);
+        let (value, _) = Endgame::new()
+            .solve(&pos, 100_000_000)
+            .expect("seven placements left are solved");
+        let want = match value {
+            1 => Proven::Win,
+            0 => Proven::Draw,
+            _ => Proven::Loss,
+        };
+        let (proven, best, used) = search(pos, true, 200_000);
+        assert_eq!(proven, Some(want), "{file} with {left} left");
+        assert!(used < 200_000, "{file}: the proof ended the search");
+        // The move played keeps the proven value.
+        let mut after = pos;
+        after.play_move(best.unwrap());
+        let after_value = match after.status().winner() {
+            _ if !after.status().is_over() => -Endgame::new().solve(&after, 100_000_000).unwrap().0,
+            Some(w) if w == pos.to_move() => 1,
+            Some(_) => -1,
+            None => 0,
+        };
+        if want != Proven::Loss {
+            assert_eq!(after_value, value, "{file} with {left} left");
+        }
+        // Without the exact search the tree has not proven it by then.
+        let (alone, _, _) = search(pos, false, used);
+        assert_eq!(alone, None, "{file} with {left} left");
+        kinds.push(want);
+    }
+    assert!(kinds.contains(&Proven::Draw), "{kinds:?}");
+}

@@ -207,6 +207,18 @@ pub const KEYS: &[Key] = &[
         get: |c| c.playout.rim.to_string(),
     },
     Key {
+        name: "pblock",
+        value: "0-255",
+        help: "where the opponent threatens to win at once, a playout redraws a placement that surely leaves the threat, up to N times (0: off)",
+        set: |c, v| {
+            c.playout.block = v
+                .parse::<u8>()
+                .map_err(|_| format!("'{v}' is not a number of redraws, 0 to 255"))?;
+            Ok(())
+        },
+        get: |c| c.playout.block.to_string(),
+    },
+    Key {
         name: "reply",
         value: "on|off",
         help: "playouts play the last good reply to the previous placement (LGRF)",
@@ -465,7 +477,8 @@ mod tests {
             "iterations=0",
             "rave=on",
             "rootc=0.4",
-            "pblock=4",
+            "pblock=256",
+            "endgame=maybe",
             "rimlast=on",
             "rimprior=5",
             "pscore=20",
@@ -476,14 +489,21 @@ mod tests {
 
     #[test]
     fn keys_set_the_search_and_playouts() {
-        let x = EngineConfig::parse("threats=off,prim=30,pwin=off,reply=off,treply=off").unwrap();
+        let x = EngineConfig::parse(
+            "threats=off,prim=30,pwin=off,reply=off,treply=off,pblock=0,endgame=off",
+        )
+        .unwrap();
         assert!(!x.search.threats && !x.playout.win && !x.search.replies);
-        assert!(!x.search.reply_first);
+        assert!(!x.search.reply_first && !x.search.exact);
         assert_eq!(x.playout.rim, 30);
+        assert_eq!(x.playout.block, 0);
         let t = EngineConfig::parse("baseline,threats=4").unwrap();
         assert!(t.search.threats && t.search.threat_visits == 4);
         let d = EngineConfig::default();
         assert_eq!(d.playout, Policy::SHIPPED);
+        assert!(d.search.exact && d.playout.block == 4);
+        let b = EngineConfig::baseline();
+        assert!(!b.search.exact && b.playout.block == 0);
         assert!(d.search.threats && d.search.threat_visits == DEFAULT_THREAT_VISITS);
         assert!(d.search.replies && d.search.reply_first);
     }

@@ -6,11 +6,14 @@
 //! 2. [`reply`]: else the last good reply to the opponent's previous
 //!    placement, when the search keeps a reply table and the reply is legal;
 //! 3. [`rim`]: else a uniformly random placement, redrawn once with some
-//!    chance when it adds a piece to the mover's bottom-perimeter count.
+//!    chance when it adds a piece to the mover's bottom-perimeter count;
+//! 4. [`block`]: where the opponent threatens to win at once, a placement
+//!    (reply or random) that surely leaves the threat is redrawn.
 //!
 //! With every policy off and no reply table the playout is the rules'
 //! uniform [`Position::random_playout`]. Nothing here allocates.
 
+pub mod block;
 pub mod reply;
 pub mod rim;
 pub mod win;
@@ -28,14 +31,25 @@ pub struct Policy {
     pub win: bool,
     /// Percent chance of redrawing a bottom-perimeter placement once ([`rim`]).
     pub rim: u8,
+    /// Redraws of a placement that surely leaves the opponent's win in one
+    /// ([`block`]; 0: off).
+    pub block: u8,
 }
 
 impl Policy {
     /// Uniformly random placements.
-    pub const UNIFORM: Policy = Policy { win: false, rim: 0 };
+    pub const UNIFORM: Policy = Policy {
+        win: false,
+        rim: 0,
+        block: 0,
+    };
 
     /// The playouts of the engine as shipped (measured in docs/STRENGTH.md).
-    pub const SHIPPED: Policy = Policy { win: true, rim: 50 };
+    pub const SHIPPED: Policy = Policy {
+        win: true,
+        rim: 50,
+        block: 4,
+    };
 
     /// Plays `pos` to its end and returns the result, calling `record` with
     /// each placement played. `last` is the placement that led to `pos`,
@@ -52,28 +66,44 @@ impl Policy {
         if *self == Policy::UNIFORM && replies.is_none() {
             return pos.random_playout(rng);
         }
+        // The side to move's win in one, when the previous step already
+        // looked for it (as the threat it answered): `Some(None)` for none.
+        let mut known: Option<Option<Placement>> = None;
         loop {
             if pos.status().is_over() {
                 return pos.status();
             }
             if self.win {
-                if let Some(p) = win::choose(pos) {
+                let win = match known {
+                    Some(w) => w,
+                    None => win::choose(pos),
+                };
+                if let Some(p) = win {
                     pos.place_in_playout(p);
                     record(p);
                     return pos.status();
                 }
             }
+            let threat = if self.block > 0 { pos.threat() } else { None };
+            let region = threat.map(|t| pos.defence_region(t));
             let p = match reply::choose(pos, replies, last) {
-                Some(p) => p,
-                None => match rim::choose(pos, rng, self.rim) {
+                Some(p) if region.is_none_or(|r| pos.may_stop(r, p)) => p,
+                _ => match rim::choose(pos, rng, self.rim) {
                     Some(p) => p,
                     None => return pos.end_by_count(),
                 },
+            };
+            let p = match region {
+                Some(r) => block::choose(pos, rng, r, self.block, p),
+                None => p,
             };
             let won = pos.place_in_playout(p);
             record(p);
             if won {
                 return pos.status();
+            }
+            if self.block > 0 {
+                known = Some(block::still_wins(pos, threat));
             }
             last = Some(p);
         }

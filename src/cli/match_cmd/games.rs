@@ -28,7 +28,8 @@ pub fn game_file(dir: &Path, g: usize) -> PathBuf {
     dir.join(format!("game-{:04}.caminos", g + 1))
 }
 
-/// Games at once: as asked, else cores / threads per player.
+/// Games at once: as asked, else cores / the threads of the hungrier
+/// player.
 pub fn concurrency(opts: &PlayOptions, threads: usize, games: usize) -> usize {
     opts.concurrency
         .map_or((all_cores() / threads).max(1), usize::from)
@@ -52,7 +53,8 @@ pub fn play_all(
         ));
     }
     let games = usize::try_from(opts.games).context("--games")?;
-    let concurrency = concurrency(opts, limits.threads, games);
+    let threads = specs.iter().map(|s| s.threads(limits)).max().unwrap_or(1);
+    let concurrency = concurrency(opts, threads, games);
     if let Some(dir) = out {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
         if !opts.force {

@@ -119,6 +119,15 @@ impl Spec {
         }
     }
 
+    /// The cores this player keeps busy while it thinks: an engine
+    /// configuration's own `threads`, else the match's.
+    pub fn threads(&self, limits: &Limits) -> usize {
+        match self {
+            Spec::Engine(c) => c.threads.unwrap_or(limits.threads),
+            _ => limits.threads,
+        }
+    }
+
     /// Whether another program plays (and is judged on time).
     pub fn is_program(&self) -> bool {
         !matches!(self, Spec::Engine(_))
@@ -207,6 +216,10 @@ mod tests {
             margin: Duration::from_secs(1),
         };
         assert_eq!(l.move_limit(), Duration::from_millis(1100));
+        // An engine's own threads count for how many games run at once.
+        assert_eq!(parse_spec("default,threads=2").unwrap().threads(&l), 2);
+        assert_eq!(parse_spec("default").unwrap().threads(&l), 1);
+        assert_eq!(parse_spec("legacy:/opt/cabra").unwrap().threads(&l), 1);
         assert_eq!(
             l.describe(),
             "100ms a placement, 1 thread, lost beyond 1.1s"

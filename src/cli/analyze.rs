@@ -102,7 +102,8 @@ fn table(a: &Analysis) -> String {
         let value = |v: f64, p: Option<Proven>| match p {
             Some(Proven::Win) => "won".to_string(),
             Some(Proven::Loss) => "lost".to_string(),
-            _ => pct(v),
+            Some(Proven::Draw) => "drawn".to_string(),
+            None => pct(v),
         };
         let _ = writeln!(
             s,

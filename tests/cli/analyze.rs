@@ -145,6 +145,29 @@ fn the_table_lists_every_placement_then_the_summary_and_result() {
 }
 
 #[test]
+fn proven_draws_are_shown_as_drawn() {
+    // The last placements of a self-play draw are within the exact
+    // endgame's reach: the table says so rather than showing 50.0%.
+    let file = data("../../games/selfplay-draw.caminos");
+    let out = cabra(&[
+        "analyze",
+        file.to_str().unwrap(),
+        "--iterations",
+        "20000",
+        "--threads",
+        "1",
+        "--seed",
+        "1",
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let last = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("27 "))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(last.contains("drawn"), "{text}");
+}
+
+#[test]
 fn analysis_is_reproducible_with_a_seed_and_an_iteration_budget() {
     let file = data("games/random_001.caminos");
     let a = analyze(&file, &["--json", "--seed", "5"]);

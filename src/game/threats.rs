@@ -37,16 +37,20 @@ fn touching(s: usize, region: &Volume) -> u64 {
 /// Bit `i` set when row `i` (`horizontal`) or column `i` holds a bit of `cols`.
 #[inline(always)]
 fn used_lines(cols: u64, horizontal: bool) -> u8 {
-    let mut used = 0u8;
-    for i in 0..8 {
-        let line = if horizontal {
-            (cols >> (8 * i)) & 0xFF
-        } else {
-            cols & (WEST << i)
-        };
-        used |= u8::from(line != 0) << i;
+    if horizontal {
+        // Each row's byte folded into its lowest bit, then the eight bits
+        // gathered into the top byte by one multiplication (no carries:
+        // every partial product lands on its own bit).
+        let mut t = cols | (cols >> 4);
+        t |= t >> 2;
+        t |= t >> 1;
+        ((t & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
+    } else {
+        let mut t = cols | (cols >> 32);
+        t |= t >> 16;
+        t |= t >> 8;
+        t as u8
     }
-    used
 }
 
 /// The span of occupied rows (or columns) of a 64-bit layer mask, collapsed.
@@ -210,7 +214,7 @@ impl Position {
 mod tests {
     use super::*;
     use crate::game::{MoveList, Status, WinReason};
-    use rand::SeedableRng;
+    use rand::{RngCore, SeedableRng};
 
     /// Every legal placement after which the mover has won by bridge.
     fn brute_force(pos: &Position) -> Vec<Placement> {
@@ -288,5 +292,24 @@ mod tests {
             threatened > 100 && filtered > 10_000,
             "{threatened} / {filtered}"
         );
+    }
+
+    #[test]
+    fn used_lines_marks_every_row_and_column_with_a_bit() {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
+        for k in 0..2000 {
+            let cols = match k {
+                0 => 0,
+                1 => u64::MAX,
+                _ => rng.next_u64() & rng.next_u64() & rng.next_u64(),
+            };
+            let (mut rows, mut columns) = (0u8, 0u8);
+            for i in 0..8 {
+                rows |= u8::from((cols >> (8 * i)) & 0xFF != 0) << i;
+                columns |= u8::from(cols & (WEST << i) != 0) << i;
+            }
+            assert_eq!(used_lines(cols, true), rows, "{cols:#x}");
+            assert_eq!(used_lines(cols, false), columns, "{cols:#x}");
+        }
     }
 }

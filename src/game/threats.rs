@@ -164,7 +164,8 @@ impl Position {
             for piece in (0..4).filter(|p| avail & (1 << p) != 0) {
                 let shapes = PIECE_SHAPE_START[piece]..PIECE_SHAPE_START[piece + 1];
                 for (s, c) in shapes.clone().zip(&mut candidates[shapes]) {
-                    let m = touching(s, &ra) & touching(s, &rb);
+                    let ta = touching(s, &ra);
+                    let m = if ta == 0 { 0 } else { ta & touching(s, &rb) };
                     if m != 0 {
                         // One candidate: a table check is cheaper than the masks.
                         let m = if m.is_power_of_two() {

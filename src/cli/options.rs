@@ -122,6 +122,7 @@ impl BudgetOptions {
             time: self.time,
             iterations: self.iterations,
             nodes: self.nodes,
+            ..Budget::UNLIMITED
         }
     }
 
@@ -132,6 +133,7 @@ impl BudgetOptions {
             time: config.time,
             iterations: config.iterations,
             nodes: config.nodes,
+            ..Budget::UNLIMITED
         };
         own.or(self.budget()).or(default)
     }

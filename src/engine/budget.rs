@@ -16,6 +16,11 @@ pub struct Budget {
     pub iterations: Option<u64>,
     /// Nodes in the tree(s), reused ones included.
     pub nodes: Option<u64>,
+    /// With a time limit: stop as soon as the move to play can no longer
+    /// change, that is when the most visited move leads every other by more
+    /// visits than the rest of the time can give (searches on a game
+    /// clock, whose time saved is spent later).
+    pub early_stop: bool,
 }
 
 impl Budget {
@@ -24,6 +29,7 @@ impl Budget {
         time: None,
         iterations: None,
         nodes: None,
+        early_stop: false,
     };
 
     /// Think for `t`.
@@ -44,7 +50,7 @@ impl Budget {
 
     /// Whether no limit is set.
     pub fn is_unlimited(&self) -> bool {
-        *self == Budget::UNLIMITED
+        self.time.is_none() && self.iterations.is_none() && self.nodes.is_none()
     }
 
     /// This budget, or `fallback` when none of its limits is set.
@@ -97,7 +103,7 @@ mod tests {
         let b = Budget {
             time: Some(Duration::from_secs(1)),
             iterations: Some(100),
-            nodes: None,
+            ..Budget::UNLIMITED
         };
         assert_eq!(b.to_string(), "1s or 100 iterations");
         assert_eq!(b.fraction(Duration::from_millis(500), 80, 0), 0.8);

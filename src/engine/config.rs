@@ -28,6 +28,9 @@ pub struct EngineConfig {
     pub playout: Policy,
     /// Keep the tree between moves.
     pub reuse: bool,
+    /// On a game clock, stop a search once its move is settled
+    /// ([`super::Budget::early_stop`]).
+    pub early_stop: bool,
     /// Threads (independent trees); `None`: what the caller decides.
     pub threads: Option<usize>,
     /// Thinking time per move; `None`: what the caller decides.
@@ -249,6 +252,16 @@ pub const KEYS: &[Key] = &[
         get: |c| on_off(c.search.exact),
     },
     Key {
+        name: "earlystop",
+        value: "on|off",
+        help: "on a game clock, stop searching once no other placement can overtake the best in the time left for it",
+        set: |c, v| {
+            c.early_stop = parse_bool(v)?;
+            Ok(())
+        },
+        get: |c| on_off(c.early_stop),
+    },
+    Key {
         name: "threads",
         value: "N",
         help: "independent trees searched in parallel, 1 to 256 (default: the command's)",
@@ -307,6 +320,7 @@ impl Default for EngineConfig {
             search: SearchConfig::default(),
             playout: Policy::SHIPPED,
             reuse: true,
+            early_stop: true,
             threads: None,
             time: None,
             iterations: None,
@@ -338,6 +352,7 @@ impl EngineConfig {
             },
             playout: Policy::UNIFORM,
             reuse: false,
+            early_stop: false,
             ..EngineConfig::default()
         }
     }

@@ -8,11 +8,13 @@
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+use super::budget::Budget;
+use super::clock::{TimeControl, allocation};
 use super::config::EngineConfig;
 use super::thinking::Engine;
 use super::units::format_duration;
@@ -75,11 +77,31 @@ impl fmt::Display for Fault {
     }
 }
 
+/// A player's clock at its turn, in a game on a clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OnClock {
+    /// The time left on the player's clock.
+    pub left: Duration,
+    /// The increment added after the placement.
+    pub increment: Duration,
+}
+
+/// A game's clock: the time control, and how far past its time left a
+/// player may go before it loses (the answer's travel, a busy machine).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// Main time and increment of each player.
+    pub control: TimeControl,
+    /// What a move may take beyond the time left.
+    pub margin: Duration,
+}
+
 /// One side of a game: gives a placement for the side to move.
 pub trait Player {
     /// The move for the side to move in `pos`, whose record is the whole
-    /// game so far (opening included). The caller checks legality.
-    fn genmove(&mut self, pos: &Position) -> Result<Move, Fault>;
+    /// game so far (opening included), with `clock` left in a game on a
+    /// clock. The caller checks legality and time.
+    fn genmove(&mut self, pos: &Position, clock: Option<OnClock>) -> Result<Move, Fault>;
 
     /// The game is over (or abandoned); `pos` is where it ended.
     fn finish(&mut self, _pos: &Position) {}
@@ -101,9 +123,22 @@ impl EnginePlayer {
 }
 
 impl Player for EnginePlayer {
-    fn genmove(&mut self, pos: &Position) -> Result<Move, Fault> {
-        self.engine
-            .choose(pos)
+    /// On a clock the engine spends its [`allocation`], stopping early
+    /// when its configuration says so, unless the configuration sets its
+    /// own limits.
+    fn genmove(&mut self, pos: &Position, clock: Option<OnClock>) -> Result<Move, Fault> {
+        let report = match clock {
+            Some(c) if self.engine.budget().is_unlimited() => {
+                let budget = Budget {
+                    time: Some(allocation(c.left, c.increment, pos)),
+                    early_stop: self.engine.config().early_stop,
+                    ..Budget::UNLIMITED
+                };
+                self.engine.think(pos, budget, &mut |_| {}).report
+            }
+            _ => self.engine.choose(pos),
+        };
+        report
             .best
             .ok_or_else(|| Fault::Refused("no placement found".into()))
     }
@@ -136,6 +171,11 @@ pub struct GameRecord {
     pub score: f64,
     /// Set when a player lost off the board.
     pub forfeit: Option<Forfeit>,
+    /// Each player's thinking time over the game (0 = the first given),
+    /// as the match measured it.
+    pub thought: [Duration; 2],
+    /// The placements each player made (0 = the first given).
+    pub moves: [u32; 2],
 }
 
 impl GameRecord {
@@ -146,13 +186,15 @@ impl GameRecord {
 }
 
 /// Plays one game between `players` from `start` (which holds the rules):
-/// `players[first]` moves first after `opening`. Returns `None` when `stop`
-/// is raised before the game ends.
+/// `players[first]` moves first after `opening`, on `clock` if given (a
+/// player whose move takes longer than its time left and the margin loses
+/// the game). Returns `None` when `stop` is raised before the game ends.
 pub fn play_game(
     players: [&mut dyn Player; 2],
     first: usize,
     start: Position,
     opening: &[Placement],
+    clock: Option<Clock>,
     stop: &AtomicBool,
 ) -> Option<GameRecord> {
     let mut pos = start;
@@ -169,6 +211,8 @@ pub fn play_game(
         first_colour.other()
     };
     let mut forfeit = None;
+    let mut left = [clock.map_or(Duration::ZERO, |c| c.control.main); 2];
+    let (mut thought, mut moves) = ([Duration::ZERO; 2], [0u32; 2]);
     while !pos.status().is_over() {
         if stop.load(Ordering::SeqCst) {
             for p in players {
@@ -177,7 +221,29 @@ pub fn play_game(
             return None;
         }
         let idx = if pos.to_move() == a_colour { 0 } else { 1 };
-        let fault = match players[idx].genmove(&pos) {
+        let on_clock = clock.map(|c| OnClock {
+            left: left[idx],
+            increment: c.control.increment,
+        });
+        let asked = Instant::now();
+        let answer = players[idx].genmove(&pos, on_clock);
+        let used = asked.elapsed();
+        thought[idx] += used;
+        moves[idx] += 1;
+        if let Some(c) = clock {
+            if used > left[idx] + c.margin && answer.is_ok() {
+                forfeit = Some(Forfeit {
+                    loser: idx,
+                    ply: pos.plies(),
+                    fault: Fault::Timeout {
+                        limit: left[idx] + c.margin,
+                    },
+                });
+                break;
+            }
+            left[idx] = left[idx].saturating_sub(used) + c.control.increment;
+        }
+        let fault = match answer {
             Ok(mv) => match pos.check_move(mv) {
                 Ok(()) => {
                     pos.play_move(mv);
@@ -227,6 +293,8 @@ pub fn play_game(
         a_colour,
         score,
         forfeit,
+        thought,
+        moves,
     })
 }
 
@@ -242,7 +310,7 @@ pub fn play_engines(
 ) -> Option<GameRecord> {
     let mut a = EnginePlayer::new(configs[0].clone(), seed ^ 0xA, stop);
     let mut b = EnginePlayer::new(configs[1].clone(), seed ^ 0xB, stop);
-    play_game([&mut a, &mut b], first, start, opening, stop)
+    play_game([&mut a, &mut b], first, start, opening, None, stop)
 }
 
 /// Draws per opening placement before the opening stops short.
@@ -327,7 +395,7 @@ mod tests {
     struct Scripted(Vec<Result<Move, Fault>>);
 
     impl Player for Scripted {
-        fn genmove(&mut self, _: &Position) -> Result<Move, Fault> {
+        fn genmove(&mut self, _: &Position, _: Option<OnClock>) -> Result<Move, Fault> {
             if self.0.is_empty() {
                 return Err(Fault::Garbage("script ended".into()));
             }
@@ -354,7 +422,7 @@ mod tests {
                 } else {
                     [&mut good, &mut bad]
                 };
-                let g = play_game(players, first, Position::new(), &opening, &stop).unwrap();
+                let g = play_game(players, first, Position::new(), &opening, None, &stop).unwrap();
                 let f = g.forfeit.expect("a forfeit");
                 assert_eq!(f.loser, faulty);
                 assert_eq!(f.fault.kind(), "illegal");
@@ -375,7 +443,7 @@ mod tests {
             limit: Duration::from_millis(1100),
         })]);
         let mut b = Scripted(vec![]);
-        let g = play_game([&mut a, &mut b], 0, Position::new(), &opening, &stop).unwrap();
+        let g = play_game([&mut a, &mut b], 0, Position::new(), &opening, None, &stop).unwrap();
         let f = g.forfeit.unwrap();
         assert_eq!((f.loser, f.fault.kind()), (0, "timeout"));
         assert_eq!(f.fault.to_string(), "no answer within 1.1s");
@@ -383,6 +451,99 @@ mod tests {
         stop.store(true, Ordering::SeqCst);
         let mut a = Scripted(vec![Err(Fault::Crashed("killed".into()))]);
         let mut b = Scripted(vec![]);
-        assert!(play_game([&mut a, &mut b], 0, Position::new(), &opening, &stop).is_none());
+        assert!(play_game([&mut a, &mut b], 0, Position::new(), &opening, None, &stop).is_none());
+    }
+
+    /// A player that takes `delay` for each placement (the first legal
+    /// one) and records the clocks it was given.
+    struct Slow {
+        delay: Duration,
+        seen: Vec<Option<OnClock>>,
+    }
+
+    impl Player for Slow {
+        fn genmove(&mut self, pos: &Position, clock: Option<OnClock>) -> Result<Move, Fault> {
+            self.seen.push(clock);
+            std::thread::sleep(self.delay);
+            let mut list = crate::game::MoveList::new();
+            pos.legal_moves(&mut list);
+            Ok(Move::Place(list[0]))
+        }
+    }
+
+    #[test]
+    fn the_clock_runs_down_gets_its_increments_and_falls() {
+        let stop = AtomicBool::new(false);
+        let opening = random_opening(&Position::new(), 7, 2, 2);
+        let ms = Duration::from_millis;
+        let clock = Clock {
+            control: TimeControl {
+                main: ms(100),
+                increment: ms(10),
+            },
+            margin: ms(20),
+        };
+        let slow = || Slow {
+            delay: ms(40),
+            seen: Vec::new(),
+        };
+        let (mut a, mut b) = (slow(), slow());
+        let g = play_game(
+            [&mut a, &mut b],
+            0,
+            Position::new(),
+            &opening,
+            Some(clock),
+            &stop,
+        )
+        .unwrap();
+        // Each placement costs 40 ms and gives back 10: A's clock falls
+        // first, on the placement it starts with less than 20 ms left.
+        let f = g.forfeit.expect("a loss on time");
+        assert_eq!((f.loser, f.fault.kind()), (0, "timeout"));
+        assert_eq!(g.score, 0.0);
+        let left: Vec<Duration> = a.seen.iter().map(|c| c.unwrap().left).collect();
+        assert_eq!(left[0], ms(100));
+        for w in left.windows(2) {
+            // 40 ms and a little more spent (never below zero), 10 ms back.
+            let at_most = w[0].saturating_sub(ms(40)) + ms(10);
+            assert!(w[1] <= at_most && w[1] + ms(20) > at_most, "{left:?}");
+        }
+        assert!(*left.last().unwrap() < ms(20), "{left:?}");
+        assert!(a.seen.iter().all(|c| c.unwrap().increment == ms(10)));
+        assert_eq!(g.moves[0] as usize, a.seen.len());
+        assert!(g.thought[0] >= ms(40) * a.seen.len() as u32);
+        // Without a clock nobody sees one and nobody loses on time.
+        let (mut a, mut b) = (slow(), slow());
+        let g = play_game([&mut a, &mut b], 0, Position::new(), &opening, None, &stop).unwrap();
+        assert!(g.forfeit.is_none() && g.position.status().is_over());
+        assert!(a.seen.iter().chain(&b.seen).all(Option::is_none));
+    }
+
+    #[test]
+    fn an_engine_on_a_clock_spends_its_share_or_less() {
+        let ms = Duration::from_millis;
+        for early_stop in ["on", "off"] {
+            let config = EngineConfig::parse(&format!("earlystop={early_stop}")).unwrap();
+            let mut p = EnginePlayer::new(config, 1, &Arc::new(AtomicBool::new(false)));
+            let pos = Position::new();
+            let clock = OnClock {
+                left: ms(2000),
+                increment: Duration::ZERO,
+            };
+            let start = Instant::now();
+            let mv = p.genmove(&pos, Some(clock)).unwrap();
+            let used = start.elapsed();
+            assert!(pos.is_legal_move(mv));
+            // 1.5 / 14 of two seconds, less the overhead: about 184 ms.
+            let share = allocation(clock.left, clock.increment, &pos);
+            assert!(
+                used < share + ms(150),
+                "{early_stop}: {used:?} for {share:?}"
+            );
+            if early_stop == "off" {
+                assert!(used >= share, "{used:?} for {share:?}");
+            }
+        }
     }
 }

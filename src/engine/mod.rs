@@ -5,6 +5,7 @@
 //! - [`config`]: the one configuration type and its table of keys;
 //! - [`Engine`] (`thinking.rs`): the search kept along the game, sliced
 //!   with progress, stoppable, within a [`Budget`];
+//! - [`clock`]: time controls and the time a placement gets on a clock;
 //! - [`analysis`]: the engine's review of a whole game;
 //! - [`matches`], [`elo`]: games between engines and their score;
 //! - [`tactics`]: the tactical test suite;
@@ -13,6 +14,7 @@
 pub mod adapter;
 pub mod analysis;
 mod budget;
+pub mod clock;
 pub mod config;
 pub mod elo;
 pub mod endgame;

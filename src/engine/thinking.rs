@@ -19,6 +19,9 @@ pub const DEFAULT_SLICE: Duration = Duration::from_millis(100);
 /// slices are sized from the measured speed to last about one slice.
 const FIRST_SLICE_ITERATIONS: u64 = 2_000;
 
+/// The shortest slice of a search that may stop early ([`Budget::early_stop`]).
+const MIN_SETTLE_SLICE: Duration = Duration::from_millis(2);
+
 /// What the progress callback is told after each slice but the last.
 #[derive(Debug)]
 pub struct Progress<'a> {
@@ -119,6 +122,7 @@ impl Engine {
             time: self.config.time,
             iterations: self.config.iterations,
             nodes: self.config.nodes,
+            ..Budget::UNLIMITED
         }
     }
 
@@ -180,7 +184,11 @@ impl Engine {
         progress: &mut dyn FnMut(&Progress),
     ) -> Thought {
         let stop = self.stop.clone();
-        let slice = self.slice;
+        let slice = match budget.time {
+            // Short slices, to see soon when the move is settled.
+            Some(t) if budget.early_stop => self.slice.min((t / 10).max(MIN_SETTLE_SLICE)),
+            _ => self.slice,
+        };
         let searcher = self.searcher_at(pos);
         let start = Instant::now();
         let mut total = 0u64;
@@ -225,6 +233,9 @@ impl Engine {
             if report.proven.is_some() || ran == 0 || fraction >= 1.0 {
                 break report;
             }
+            if budget.early_stop && settled(&report, budget.time, elapsed) {
+                break report;
+            }
             progress(&Progress {
                 elapsed,
                 fraction,
@@ -247,5 +258,88 @@ impl Engine {
     pub fn choose(&mut self, pos: &Position) -> Report<Move> {
         let budget = self.budget().or(Budget::time(Duration::from_secs(1)));
         self.think(pos, budget, &mut |_| {}).report
+    }
+}
+
+/// Whether the move to play can no longer change within `limit`: the
+/// most visited root move, which is the one to play, leads every other by
+/// more visits than the rest of the time gives at the speed so far. (A
+/// proven move to play ends the search anyway.)
+fn settled(report: &Report<Move>, limit: Option<Duration>, elapsed: Duration) -> bool {
+    let (Some(limit), [first, rest @ ..]) = (limit, report.top.as_slice()) else {
+        return false;
+    };
+    if report.best != Some(first.mv) || elapsed.is_zero() {
+        return false;
+    }
+    let second = rest.iter().map(|m| m.visits).max().unwrap_or(0);
+    let rate = report.iterations as f64 / elapsed.as_secs_f64();
+    let still = limit.saturating_sub(elapsed).as_secs_f64() * rate;
+    first.visits.saturating_sub(second) as f64 > still
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::parse_move;
+    use crate::search::MoveStats;
+
+    /// A report of `iterations` with root moves of these visits, the
+    /// first the move to play.
+    fn report(iterations: u64, visits: &[u64]) -> Report<Move> {
+        let moves = ["L T0 000", "T T0 330", "O T0 660"];
+        let top: Vec<MoveStats<Move>> = visits
+            .iter()
+            .zip(moves)
+            .map(|(&v, m)| MoveStats {
+                mv: parse_move(m).unwrap(),
+                visits: v,
+                winrate: 0.5,
+                proven: None,
+                pv: Vec::new(),
+            })
+            .collect();
+        Report {
+            best: top.first().map(|m| m.mv),
+            winrate: 0.5,
+            proven: None,
+            iterations,
+            nodes: iterations,
+            seconds: 0.0,
+            iterations_per_second: 0.0,
+            pv: Vec::new(),
+            top,
+            threads: 1,
+        }
+    }
+
+    #[test]
+    fn a_move_is_settled_when_the_time_left_cannot_change_it() {
+        let ms = Duration::from_millis;
+        let limit = Some(ms(100));
+        // 10,000 iterations in 60 ms: about 6,667 more to come.
+        assert!(settled(&report(10_000, &[9_000, 800, 200]), limit, ms(60)));
+        assert!(!settled(
+            &report(10_000, &[6_000, 3_000, 1_000]),
+            limit,
+            ms(60)
+        ));
+        assert!(!settled(&report(10_000, &[9_000, 800, 200]), limit, ms(40)));
+        // Later on, less can change.
+        assert!(settled(
+            &report(18_000, &[12_000, 5_000, 1_000]),
+            limit,
+            ms(90)
+        ));
+        // Unvisited moves may still come up: one visited move is not
+        // settled early on. Without a time limit nothing is.
+        assert!(!settled(&report(100, &[100]), limit, ms(1)));
+        assert!(settled(&report(100, &[100]), limit, ms(99)));
+        assert!(!settled(&report(10_000, &[9_000, 800]), None, ms(50)));
+        // When the move to play is not the most visited (a proven one),
+        // the search goes on.
+        let mut r = report(10_000, &[9_000, 800]);
+        r.best = Some(r.top[1].mv);
+        assert!(!settled(&r, limit, ms(50)));
     }
 }

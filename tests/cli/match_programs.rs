@@ -56,13 +56,15 @@ fn short_match(a: &str, b: &str, extra: &[&str]) -> (Value, Vec<String>) {
         b,
         "--games",
         "2",
-        "--iterations",
-        "300",
         "--quiet",
         "--json",
         "--out",
         out_dir.to_str().unwrap(),
     ];
+    // 300 iterations a placement, unless the games are on a clock.
+    if !extra.contains(&"--clock") {
+        args.extend(["--iterations", "300"]);
+    }
     args.extend_from_slice(extra);
     let out = cabra_within(&args);
     assert!(out.status.success(), "{args:?}: {}", stderr(&out));
@@ -191,6 +193,50 @@ fn an_old_build_plays_through_search_json() {
     for g in &games {
         assert!(g.contains(&format!("= {legacy}")), "{g}");
         assert!(!g.contains("in progress"), "{g}");
+    }
+}
+
+#[test]
+fn programs_play_on_a_game_clock() {
+    let gtp = format!(
+        "gtp:{} gtp --threads 1",
+        quoted(env!("CARGO_BIN_EXE_cabra").as_ref())
+    );
+    let legacy = format!("legacy:{}", env!("CARGO_BIN_EXE_cabra"));
+    for b in [gtp, legacy] {
+        let (s, games) = short_match("default", &b, &["--clock", "1s+20ms", "--margin", "5s"]);
+        assert_eq!(s["games"], 2);
+        assert_eq!(s["clock"], "1s+20ms");
+        assert_eq!(s["forfeits"].as_array().unwrap().len(), 0, "{s}");
+        let limits = s["program_limits"].as_str().unwrap();
+        assert!(limits.starts_with("clock 1s+20ms a game"), "{limits}");
+        // Each player's thinking fits in its clock: a second and the
+        // increments, over at least five placements a game.
+        for t in s["seconds_per_placement"].as_array().unwrap() {
+            let t = t.as_f64().unwrap();
+            assert!(t > 0.0 && t < 0.25, "{s}");
+        }
+        for g in &games {
+            assert!(!g.contains("in progress"), "{g}");
+        }
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_program_silent_on_a_clock_loses_on_time() {
+    let (s, _) = short_match(
+        "default",
+        &fake("silent"),
+        &["--clock", "200ms", "--margin", "100ms"],
+    );
+    let forfeits = s["forfeits"].as_array().unwrap();
+    assert_eq!(forfeits.len(), 2, "{s}");
+    for f in forfeits {
+        assert_eq!(f["kind"], "timeout");
+        // Its whole clock and the margin.
+        let reason = f["reason"].as_str().unwrap();
+        assert!(reason.contains("no answer within 300ms"), "{reason}");
     }
 }
 

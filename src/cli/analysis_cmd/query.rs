@@ -202,6 +202,7 @@ impl Query {
             time: config.time,
             iterations: config.iterations,
             nodes: config.nodes,
+            ..Budget::UNLIMITED
         };
         let budget = own.or(engine_budget).or(defaults.budget);
         (config.time, config.iterations, config.nodes) =

@@ -9,13 +9,8 @@
 
 use std::time::Duration;
 
-use cabra::game::{Piece, Player, Position};
-
-/// Time kept back from each allocation, for the answer to travel.
-const OVERHEAD: Duration = Duration::from_millis(30);
-
-/// The shortest search the clock allows.
-const MIN_THINK: Duration = Duration::from_millis(10);
+use cabra::engine::clock::{MIN_THINK, OVERHEAD, main_share};
+use cabra::game::{Player, Position};
 
 /// The time control.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -102,19 +97,7 @@ impl Clock {
         let share = if left.stones > 0 {
             left.time.mul_f64(0.9) / left.stones
         } else {
-            // The game is at most as long as the pieces in hand, and
-            // usually ends sooner: spend a little more than the even
-            // share, never more than half of what is left but on the
-            // last piece.
-            let pieces: u32 = Piece::ALL
-                .iter()
-                .map(|&k| u32::from(pos.pieces_left(p, k)))
-                .sum();
-            let main = if pieces <= 1 {
-                left.time.mul_f64(0.9)
-            } else {
-                (left.time.mul_f64(1.5) / pieces).min(left.time / 2)
-            };
+            let main = main_share(left.time, pos);
             // The first byo-yomi period follows the main time.
             main + byo.map_or(Duration::ZERO, |s| s.byo.mul_f64(0.9) / s.stones)
         };

@@ -78,11 +78,13 @@ impl Gtp {
     }
 
     /// The budget of the next genmove of the side to move: the engine's
-    /// limits, the time capped by the clock's share, 1 s when nothing is set.
+    /// limits, the time capped by the clock's share (stopping early once
+    /// the move is settled), 1 s when nothing is set.
     fn move_budget(&self) -> Budget {
         let mut budget = self.engine.budget();
         if let Some(share) = self.clock.allocation(self.pos.to_move(), &self.pos) {
             budget.time = Some(budget.time.map_or(share, |t| t.min(share)));
+            budget.early_stop = self.engine.config().early_stop;
         }
         budget.or(Budget::time(DEFAULT_TIME))
     }

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, bail};
-use cabra::engine::matches::{GameRecord, play_game, random_opening};
+use cabra::engine::matches::{Clock, GameRecord, play_game, random_opening};
 use cabra::game::record::write_game;
 use rayon::prelude::*;
 
@@ -76,6 +76,10 @@ pub fn play_all(
     }
     let seed = opts.budget.seed.unwrap_or(1);
     let start = cabra::game::Position::with_rules(opts.rules.rules());
+    let clock = limits.clock.map(|control| Clock {
+        control,
+        margin: limits.margin,
+    });
     let stop = Arc::new(AtomicBool::new(false));
     crate::cli::signals::stop_on_signal(stop.clone())?;
     let bar = if opts.quiet {
@@ -110,8 +114,14 @@ pub fn play_all(
                 let game_seed = seed ^ (g as u64).wrapping_mul(0x2545_F491_4F6C_DD1D);
                 let mut a = specs[0].start(limits, game_seed ^ 0xA, &stop);
                 let mut b = specs[1].start(limits, game_seed ^ 0xB, &stop);
-                let Some(r) = play_game([a.as_mut(), b.as_mut()], g % 2, start, &opening, &stop)
-                else {
+                let Some(r) = play_game(
+                    [a.as_mut(), b.as_mut()],
+                    g % 2,
+                    start,
+                    &opening,
+                    clock,
+                    &stop,
+                ) else {
                     return Ok(None);
                 };
                 if let Some(dir) = out {

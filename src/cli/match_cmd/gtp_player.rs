@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use cabra::engine::format_duration;
-use cabra::engine::matches::{Fault, Player};
+use cabra::engine::matches::{Fault, OnClock, Player};
 use cabra::game::{Move, Position, Rules, parse_move};
 
 use super::players::Limits;
@@ -181,9 +181,21 @@ fn seconds(t: Duration) -> String {
 }
 
 impl Player for GtpPlayer {
-    fn genmove(&mut self, pos: &Position) -> Result<Move, Fault> {
+    fn genmove(&mut self, pos: &Position, clock: Option<OnClock>) -> Result<Move, Fault> {
         self.sync(pos)?;
         let player = pos.to_move().number();
+        if let Some(c) = clock {
+            // Its main time left (GTP's time_left has no increment).
+            match self.ask(
+                &format!("time_left {player} {} 0", seconds(c.left)),
+                self.limits.margin,
+            ) {
+                Ok(_) | Err(Fault::Refused(_)) => {}
+                Err(f) => return Err(f),
+            }
+            let answer = self.ask(&format!("genmove {player}"), c.left + self.limits.margin)?;
+            return self.answered(&answer);
+        }
         // Programs without cabra-set learn their time for this move.
         if let Some(t) = self.limits.time.filter(|_| !self.cabra) {
             match self.ask(
@@ -196,12 +208,7 @@ impl Player for GtpPlayer {
             }
         }
         let answer = self.ask(&format!("genmove {player}"), self.limits.move_limit())?;
-        if answer.eq_ignore_ascii_case("resign") {
-            return Err(Fault::Resigned);
-        }
-        let mv = parse_move(&answer).map_err(|_| Fault::Garbage(clip(&answer)))?;
-        self.known.push(mv);
-        Ok(mv)
+        self.answered(&answer)
     }
 
     fn finish(&mut self, _pos: &Position) {
@@ -210,5 +217,17 @@ impl Player for GtpPlayer {
         } else {
             self.program.end(Duration::ZERO);
         }
+    }
+}
+
+impl GtpPlayer {
+    /// The move of a genmove answer, which the program now knows.
+    fn answered(&mut self, answer: &str) -> Result<Move, Fault> {
+        if answer.eq_ignore_ascii_case("resign") {
+            return Err(Fault::Resigned);
+        }
+        let mv = parse_move(answer).map_err(|_| Fault::Garbage(clip(answer)))?;
+        self.known.push(mv);
+        Ok(mv)
     }
 }

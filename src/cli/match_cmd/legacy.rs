@@ -8,10 +8,11 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+use cabra::engine::clock::allocation;
 use cabra::engine::format_duration;
-use cabra::engine::matches::{Fault, Player};
+use cabra::engine::matches::{Fault, OnClock, Player};
 use cabra::game::record::write_game;
 use cabra::game::{Move, Position, parse_move};
 
@@ -31,15 +32,16 @@ impl LegacyPlayer {
         LegacyPlayer { path, limits, seed }
     }
 
-    /// The command line of one search of `file`.
-    fn command(&self, file: &str, ply: usize) -> Vec<String> {
+    /// The command line of one search of `file` for `time` (and the other
+    /// limits).
+    fn command(&self, file: &str, ply: usize, time: Option<Duration>) -> Vec<String> {
         let mut argv = vec![
             self.path.display().to_string(),
             "search".into(),
             file.into(),
         ];
         let l = &self.limits;
-        if let Some(t) = l.time {
+        if let Some(t) = time {
             argv.extend(["--time".into(), format_duration(t)]);
         }
         if let Some(n) = l.iterations {
@@ -60,7 +62,9 @@ impl LegacyPlayer {
 }
 
 impl Player for LegacyPlayer {
-    fn genmove(&mut self, pos: &Position) -> Result<Move, Fault> {
+    /// On a clock, an old build searches for the time this build would
+    /// give the placement (it cannot stop early).
+    fn genmove(&mut self, pos: &Position, clock: Option<OnClock>) -> Result<Move, Fault> {
         let io = |e: std::io::Error| Fault::Crashed(format!("cannot write the game file: {e}"));
         let mut file = tempfile::Builder::new()
             .prefix("cabra-legacy-")
@@ -69,9 +73,16 @@ impl Player for LegacyPlayer {
             .map_err(io)?;
         file.write_all(write_game(pos).as_bytes()).map_err(io)?;
         file.flush().map_err(io)?;
-        let argv = self.command(&file.path().display().to_string(), pos.plies());
+        let (time, limit) = match clock {
+            Some(c) => (
+                Some(allocation(c.left, c.increment, pos)),
+                c.left + self.limits.margin,
+            ),
+            None => (self.limits.time, self.limits.move_limit()),
+        };
+        let argv = self.command(&file.path().display().to_string(), pos.plies(), time);
         let start = Instant::now();
-        let deadline = start + self.limits.move_limit();
+        let deadline = start + limit;
         let mut program = Program::spawn(&argv)
             .map_err(|e| Fault::Crashed(format!("cannot start {}: {e}", argv[0])))?;
         let mut out = Vec::new();
@@ -79,11 +90,7 @@ impl Player for LegacyPlayer {
             match program.next_line(deadline) {
                 Next::Line(l) => out.push(l),
                 Next::Closed => break,
-                Next::Timeout => {
-                    return Err(Fault::Timeout {
-                        limit: self.limits.move_limit(),
-                    });
-                }
+                Next::Timeout => return Err(Fault::Timeout { limit }),
             }
         }
         if !program.exit_status().is_some_and(|s| s.success()) {

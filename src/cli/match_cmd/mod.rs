@@ -16,9 +16,10 @@ mod process;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use cabra::engine::clock::TimeControl;
 use cabra::engine::elo::Summary;
 use cabra::engine::matches::GameRecord;
-use cabra::engine::{Budget, EngineConfig, parse_count, parse_duration};
+use cabra::engine::{Budget, EngineConfig, format_duration, parse_count, parse_duration};
 use serde::Serialize;
 
 use super::options::{BudgetOptions, parse_engine};
@@ -39,6 +40,13 @@ pub struct PlayOptions {
     pub games: u64,
     #[command(flatten)]
     pub budget: BudgetOptions,
+    /// Play on a game clock instead of a time per placement: each player's
+    /// time for the game and the increment added after each of its
+    /// placements, e.g. 10s or 5s+100ms. A player whose placement takes
+    /// longer than its time left loses the game.
+    #[arg(long, value_parser = TimeControl::parse, value_name = "MAIN[+INC]",
+          conflicts_with_all = ["time", "iterations", "nodes"])]
+    pub clock: Option<TimeControl>,
     /// Games played at once [default: cores / threads per player: only
     /// the player to move thinks].
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
@@ -67,7 +75,8 @@ pub struct PlayOptions {
                   --seed (openings and engines) to 1. A limit in an engine configuration wins over \
                   the options. A program (gtp:, legacy:) gets the options' limits and loses a game \
                   by an illegal placement, a crash, an unreadable answer, a resignation, or a move \
-                  slower than its time plus --margin. Ctrl-C prints the summary of the games finished."
+                  slower than its time plus --margin. With --clock every player loses a game by \
+                  a placement slower than its time left plus --margin. Ctrl-C prints the summary of the games finished."
 )]
 pub struct MatchArgs {
     /// Player A: an engine configuration (a name such as default or
@@ -137,6 +146,11 @@ struct MatchJson<'a> {
     average_length: f64,
     /// The limits programs played under (null without a program).
     program_limits: Option<String>,
+    /// The game clock (`--clock`), null without one.
+    clock: Option<String>,
+    /// Average thinking time per placement of A and of B, in seconds, as
+    /// the match measured it.
+    seconds_per_placement: [f64; 2],
     /// The games lost by adjudication.
     forfeits: Vec<ForfeitJson>,
 }
@@ -146,18 +160,22 @@ struct MatchJson<'a> {
 /// limits and the margin.
 fn complete(specs: [&Spec; 2], opts: &PlayOptions, margin: Duration) -> ([Spec; 2], Limits) {
     let threads = opts.budget.threads.unwrap_or(1);
-    let budget = opts.budget.budget().or(Budget::time(DEFAULT_TIME));
+    // On a clock, no limit per placement (unless a configuration sets its own).
+    let default = match opts.clock {
+        Some(_) => Budget::UNLIMITED,
+        None => Budget::time(DEFAULT_TIME),
+    };
+    let budget = opts.budget.budget().or(default);
     let limits = Limits {
         time: budget.time,
         iterations: budget.iterations,
         nodes: budget.nodes,
+        clock: opts.clock,
         threads,
         margin,
     };
     let specs = specs.map(|s| match s {
-        Spec::Engine(c) => {
-            Spec::Engine(opts.budget.complete(c, threads, Budget::time(DEFAULT_TIME)))
-        }
+        Spec::Engine(c) => Spec::Engine(opts.budget.complete(c, threads, default)),
         other => other.clone(),
     });
     (specs, limits)
@@ -197,6 +215,13 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         .iter()
         .any(Spec::is_program)
         .then(|| limits.describe());
+    let per_placement = [0, 1].map(|i| {
+        let (t, n) = records.iter().fold((0.0, 0u32), |(t, n), r| {
+            (t + r.thought[i].as_secs_f64(), n + r.moves[i])
+        });
+        t / f64::from(n.max(1))
+    });
+    let clock = limits.clock.map(|c| c.to_string());
     if args.json {
         let j = MatchJson {
             a: specs[0].name(),
@@ -206,6 +231,8 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             seconds: start.elapsed().as_secs_f64(),
             average_length,
             program_limits,
+            clock,
+            seconds_per_placement: per_placement,
             forfeits,
         };
         // A closed pipe (e.g. `| head`) is not an error worth a message.
@@ -215,11 +242,14 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         if let Some(l) = &program_limits {
             text.push_str(&format!("programs: {l}\n"));
         }
+        if let Some(c) = &clock {
+            text.push_str(&format!("clock: {c} a game\n"));
+        }
         if interrupted {
             text.push_str("interrupted: the summary counts the games finished\n");
         }
         text.push_str(&format!(
-            "games {}  A wins {}  draws {}  losses {}  score {:.1}%\n{}\n{:.1} placements a game, {:.0}s\n",
+            "games {}  A wins {}  draws {}  losses {}  score {:.1}%\n{}\n{:.1} placements a game, {:.0}s\nthinking per placement: A {}, B {}\n",
             summary.games,
             summary.wins,
             summary.draws,
@@ -227,7 +257,9 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             100.0 * summary.score,
             summary.elo_text(),
             average_length,
-            start.elapsed().as_secs_f64()
+            start.elapsed().as_secs_f64(),
+            format_duration(Duration::from_secs_f64(per_placement[0])),
+            format_duration(Duration::from_secs_f64(per_placement[1]))
         ));
         for f in &forfeits {
             text.push_str(&format!("game {}: {}\n", f.game, f.reason));

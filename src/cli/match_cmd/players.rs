@@ -7,7 +7,8 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use cabra::engine::matches::{EnginePlayer, Fault, Player};
+use cabra::engine::clock::TimeControl;
+use cabra::engine::matches::{EnginePlayer, Fault, OnClock, Player};
 use cabra::engine::{EngineConfig, format_duration};
 use cabra::game::{Move, Position, Rules};
 
@@ -25,6 +26,8 @@ pub struct Limits {
     pub iterations: Option<u64>,
     /// Tree size per placement.
     pub nodes: Option<u64>,
+    /// The game clock, instead of limits per placement.
+    pub clock: Option<TimeControl>,
     /// Threads the program is asked to use.
     pub threads: usize,
     /// What a program may take beyond its time per placement (or in all,
@@ -50,13 +53,22 @@ impl Limits {
         if let Some(n) = self.nodes {
             parts.push(format!("{n} nodes"));
         }
-        format!(
-            "{} a placement, {} thread{}, lost beyond {}",
-            parts.join(" or "),
+        let threads = format!(
+            "{} thread{}",
             self.threads,
-            if self.threads == 1 { "" } else { "s" },
-            format_duration(self.move_limit())
-        )
+            if self.threads == 1 { "" } else { "s" }
+        );
+        match self.clock {
+            Some(c) => format!(
+                "clock {c} a game, {threads}, lost beyond the time left + {}",
+                format_duration(self.margin)
+            ),
+            None => format!(
+                "{} a placement, {threads}, lost beyond {}",
+                parts.join(" or "),
+                format_duration(self.move_limit())
+            ),
+        }
     }
 }
 
@@ -105,7 +117,7 @@ pub fn parse_spec(text: &str) -> Result<Spec, String> {
 struct Unstarted(Fault);
 
 impl Player for Unstarted {
-    fn genmove(&mut self, _: &Position) -> Result<Move, Fault> {
+    fn genmove(&mut self, _: &Position, _: Option<OnClock>) -> Result<Move, Fault> {
         Err(self.0.clone())
     }
 }
@@ -171,10 +183,11 @@ impl Spec {
                     time: None,
                     iterations: Some(100),
                     nodes: None,
+                    clock: None,
                     ..limits.clone()
                 };
                 LegacyPlayer::new(path.clone(), quick, 0)
-                    .genmove(&Position::new())
+                    .genmove(&Position::new(), None)
                     .map(|_| ())
                     .map_err(|f| format!("{text}: {f}"))
             }
@@ -212,6 +225,7 @@ mod tests {
             time: Some(Duration::from_millis(100)),
             iterations: None,
             nodes: None,
+            clock: None,
             threads: 1,
             margin: Duration::from_secs(1),
         };
@@ -223,6 +237,15 @@ mod tests {
         assert_eq!(
             l.describe(),
             "100ms a placement, 1 thread, lost beyond 1.1s"
+        );
+        let on_clock = Limits {
+            time: None,
+            clock: Some(TimeControl::parse("5s+100ms").unwrap()),
+            ..l
+        };
+        assert_eq!(
+            on_clock.describe(),
+            "clock 5s+100ms a game, 1 thread, lost beyond the time left + 1s"
         );
     }
 }

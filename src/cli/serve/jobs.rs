@@ -50,7 +50,7 @@ impl BudgetRequest {
         Ok(Budget {
             time: self.time_ms.map(Duration::from_millis),
             iterations: self.iterations,
-            nodes: None,
+            ..Budget::UNLIMITED
         }
         .or(default))
     }

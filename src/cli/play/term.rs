@@ -191,7 +191,15 @@ impl Completer for LineHelper {
         let candidates: Vec<&str> = if first.is_empty() {
             SPECS.iter().map(|s| s.names[0]).collect()
         } else if first.eq_ignore_ascii_case("set") {
-            vec!["time", "iterations", "threads", "seed", "you", "threats"]
+            vec![
+                "time",
+                "iterations",
+                "clock",
+                "threads",
+                "seed",
+                "you",
+                "threats",
+            ]
         } else if first.eq_ignore_ascii_case("help") {
             SPECS
                 .iter()

@@ -9,8 +9,15 @@ impl Session {
             .budget
             .iterations
             .map_or("-".to_string(), |n| n.to_string());
+        let clock = self.clock.map_or("-".to_string(), |c| {
+            format!(
+                "{}   ({} left on the engine's clock)",
+                c.control,
+                format_duration(Duration::from_millis(c.left.as_millis() as u64))
+            )
+        });
         format!(
-            "you         {}   ({})\ntime        {time}\niterations  {iterations}\nthreads     {}\nseed        {}\nthreats     {}   (warn when the side to move faces a win in one)\nrules       {}\n",
+            "you         {}   ({})\ntime        {time}\niterations  {iterations}\nclock       {clock}\nthreads     {}\nseed        {}\nthreats     {}   (warn when the side to move faces a win in one)\nrules       {}\n",
             self.you,
             self.roles(),
             self.engine.threads(),
@@ -28,7 +35,15 @@ impl Session {
             Some(i) => (arg[..i].to_ascii_lowercase(), arg[i..].trim()),
             None => (arg.to_ascii_lowercase(), ""),
         };
-        let names = ["time", "iterations", "threads", "seed", "you", "threats"];
+        let names = [
+            "time",
+            "iterations",
+            "clock",
+            "threads",
+            "seed",
+            "you",
+            "threats",
+        ];
         let name = match name.as_str() {
             "t" | "movetime" => "time".to_string(),
             "it" | "iter" | "iters" | "n" => "iterations".to_string(),
@@ -38,7 +53,7 @@ impl Session {
         };
         if !names.contains(&name.as_str()) {
             return Response::err(format!(
-                "no setting '{}': the settings are time, iterations, threads, seed, you and threats",
+                "no setting '{}': the settings are time, iterations, clock, threads, seed, you and threats",
                 name.chars().take(20).collect::<String>()
             ));
         }
@@ -50,13 +65,31 @@ impl Session {
         let done = match name.as_str() {
             "time" => cabra::engine::parse_duration(value).map(|d| {
                 self.budget = Budget::time(d);
+                self.clock = None;
                 format!("The engine now thinks {} a placement.", format_duration(d))
             }),
             "iterations" => cabra::engine::parse_count(value).map(|n| {
                 self.budget = Budget::iterations(n);
+                self.clock = None;
                 format!(
                     "The engine now thinks {} a placement.",
                     plural(n, "iteration")
+                )
+            }),
+            "clock" if value.eq_ignore_ascii_case("off") => {
+                self.clock = None;
+                Ok(format!(
+                    "The engine's clock is off: it thinks {} a placement.",
+                    self.budget
+                ))
+            }
+            "clock" => TimeControl::parse(value).map(|control| {
+                self.clock = Some(EngineClock {
+                    control,
+                    left: control.main,
+                });
+                format!(
+                    "The engine now plays on a clock of {control}: its share of the time left a placement, less when its choice is clear (`set clock off` to stop)."
                 )
             }),
             "threads" => cabra::engine::parse_threads(value).map(|n| {

@@ -12,7 +12,9 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
+use cabra::engine::clock::{TimeControl, allocation};
 use cabra::engine::{Budget, Engine, Progress, Thought, format_duration, group, plural};
 use cabra::game::record::Record;
 use cabra::game::{Move, MoveList, Piece, Player, Position, Status, parse_move};
@@ -182,6 +184,8 @@ pub struct Session {
     redo: Vec<Move>,
     you: You,
     budget: Budget,
+    /// The engine's game clock (`set clock`), instead of the budget.
+    clock: Option<EngineClock>,
     engine: Engine,
     stop: Arc<AtomicBool>,
     ui: Box<dyn Ui>,
@@ -204,6 +208,13 @@ pub struct Session {
     quit_armed: bool,
     /// A save that asked whether to replace a file: the next line answers.
     pending_save: Option<PathBuf>,
+}
+
+/// The engine's clock in a session: its time control and what is left.
+#[derive(Clone, Copy, Debug)]
+struct EngineClock {
+    control: TimeControl,
+    left: Duration,
 }
 
 /// `1 placement`, `3 placements`.
@@ -250,6 +261,7 @@ impl Session {
             redo: Vec::new(),
             you: options.you,
             budget: options.budget,
+            clock: None,
             stop: engine.stop_flag(),
             engine,
             ui,
@@ -329,15 +341,16 @@ impl Session {
 
     /// Who plays what, in a sentence.
     fn roles(&self) -> String {
-        let engine = format!("the engine ({} a placement)", self.budget);
+        let budget = match self.clock {
+            Some(c) => format!("on a clock of {}", c.control),
+            None => format!("{} a placement", self.budget),
+        };
+        let engine = format!("the engine ({budget})");
         match self.you {
             You::One => format!("You are player 1 (x), against {engine}."),
             You::Two => format!("You are player 2 (o), against {engine}."),
             You::Both => "Two people play: you enter the placements for both sides.".to_string(),
-            You::None => format!(
-                "The engine plays both sides ({} a placement); Ctrl-C stops it.",
-                self.budget
-            ),
+            You::None => format!("The engine plays both sides ({budget}); Ctrl-C stops it."),
         }
     }
 

@@ -9,12 +9,17 @@ pub static SEARCHING: AtomicBool = AtomicBool::new(false);
 impl Session {
     /// Searches the current position with the budget, showing progress.
     pub(super) fn think(&mut self) -> Thought {
+        self.think_within(self.budget)
+    }
+
+    /// Searches the current position within `budget`, showing progress.
+    fn think_within(&mut self, budget: Budget) -> Thought {
         let pos = self.pos;
         let ui = &mut self.ui;
         SEARCHING.store(true, Ordering::SeqCst);
         let thought = self
             .engine
-            .think(&pos, self.budget, &mut |p| ui.progress(&pos, p));
+            .think(&pos, budget, &mut |p| ui.progress(&pos, p));
         SEARCHING.store(false, Ordering::SeqCst);
         self.ui.progress_done();
         thought
@@ -36,11 +41,33 @@ impl Session {
     /// What is already in `out` is shown first, as the search may take a while.
     pub(super) fn engine_play_one(&mut self, out: &mut String) -> bool {
         self.ui.stream(&std::mem::take(out));
-        let t = self.think();
-        match t.report.best {
-            Some(best) if !t.interrupted => {
+        let t = match self.clock {
+            // On its clock the engine takes its share and may stop early.
+            Some(c) => self.think_within(Budget {
+                time: Some(allocation(c.left, c.control.increment, &self.pos)),
+                early_stop: self.engine.config().early_stop,
+                ..Budget::UNLIMITED
+            }),
+            None => self.think(),
+        };
+        let played = t.report.best.filter(|_| !t.interrupted);
+        if let Some(c) = &mut self.clock {
+            let used = Duration::from_secs_f64(t.report.seconds);
+            c.left = c.left.saturating_sub(used);
+            if played.is_some() {
+                c.left += c.control.increment;
+            }
+        }
+        match played {
+            Some(best) => {
                 let mover = self.play(best);
                 out.push_str(&self.move_line(best, mover, Some(&t)));
+                if let Some(c) = self.clock {
+                    out.push_str(&format!(
+                        "The engine's clock: {} left.\n",
+                        format_duration(Duration::from_millis(c.left.as_millis() as u64))
+                    ));
+                }
                 true
             }
             _ => {

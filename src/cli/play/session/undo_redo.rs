@@ -118,6 +118,10 @@ impl Session {
         let mut out = self.leaving_note();
         out.push_str("New game.\n");
         self.replace(Position::with_rules(self.pos.rules()));
+        // A new game restarts the engine's clock.
+        if let Some(c) = &mut self.clock {
+            c.left = c.control.main;
+        }
         self.saved.clear();
         self.engine_turns(&mut out);
         out.push_str(&self.board());

@@ -15,6 +15,7 @@ use super::code;
 use super::commands::{self, Cmd, Input};
 use super::session::{Options, QuietUi, Session, You};
 
+mod clock;
 mod newcomer;
 
 fn options(you: You, interactive: bool) -> Options {

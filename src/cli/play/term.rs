@@ -191,15 +191,7 @@ impl Completer for LineHelper {
         let candidates: Vec<&str> = if first.is_empty() {
             SPECS.iter().map(|s| s.names[0]).collect()
         } else if first.eq_ignore_ascii_case("set") {
-            vec![
-                "time",
-                "iterations",
-                "clock",
-                "threads",
-                "seed",
-                "you",
-                "threats",
-            ]
+            super::session::SETTINGS.to_vec()
         } else if first.eq_ignore_ascii_case("help") {
             SPECS
                 .iter()

@@ -35,15 +35,7 @@ impl Session {
             Some(i) => (arg[..i].to_ascii_lowercase(), arg[i..].trim()),
             None => (arg.to_ascii_lowercase(), ""),
         };
-        let names = [
-            "time",
-            "iterations",
-            "clock",
-            "threads",
-            "seed",
-            "you",
-            "threats",
-        ];
+        let names = SETTINGS;
         let name = match name.as_str() {
             "t" | "movetime" => "time".to_string(),
             "it" | "iter" | "iters" | "n" => "iterations".to_string(),

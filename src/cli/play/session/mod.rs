@@ -210,6 +210,17 @@ pub struct Session {
     pending_save: Option<PathBuf>,
 }
 
+/// The names of the settings of `set`.
+pub const SETTINGS: [&str; 7] = [
+    "time",
+    "iterations",
+    "clock",
+    "threads",
+    "seed",
+    "you",
+    "threats",
+];
+
 /// The engine's clock in a session: its time control and what is left.
 #[derive(Clone, Copy, Debug)]
 struct EngineClock {

@@ -1,0 +1,205 @@
+//! Tests of games between players: fair openings, faults, the clock.
+
+use super::*;
+
+#[test]
+fn openings_never_hand_the_next_player_a_win_in_one() {
+    // About 2% of uniform prefixes of 2-4 placements do (seed 95 is
+    // the first), so 500 seeds would meet several without the redraw.
+    for seed in 0..500 {
+        let opening = random_opening(&Position::new(), seed, 2, 4);
+        assert!((2..=4).contains(&opening.len()), "seed {seed}");
+        let mut pos = Position::new();
+        for &mv in &opening {
+            assert!(pos.is_legal(mv));
+            pos.play(mv);
+            assert!(!pos.status().is_over(), "seed {seed}");
+            assert_eq!(pos.winning_move(), None, "seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn a_game_between_tiny_engines_finishes_with_fair_colours() {
+    let a = EngineConfig::parse("iterations=50").unwrap();
+    let b = EngineConfig::parse("baseline,iterations=50").unwrap();
+    let opening = random_opening(&Position::new(), 3, 2, 4);
+    assert!((2..=4).contains(&opening.len()));
+    for first in 0..2 {
+        let g = play_engines(
+            [&a, &b],
+            first,
+            Position::new(),
+            &opening,
+            9,
+            &Arc::new(AtomicBool::new(false)),
+        )
+        .unwrap();
+        assert!(g.position.status().is_over());
+        assert_eq!(&g.position.placements()[..opening.len()], &opening[..]);
+        assert!([0.0, 0.5, 1.0].contains(&g.score));
+        assert_eq!(g.forfeit, None);
+    }
+}
+
+/// A player that answers from a script: `Ok` placements in turn, then
+/// the fault.
+struct Scripted(Vec<Result<Move, Fault>>);
+
+impl Player for Scripted {
+    fn genmove(&mut self, _: &Position, _: Option<OnClock>) -> Result<Move, Fault> {
+        if self.0.is_empty() {
+            return Err(Fault::Garbage("script ended".into()));
+        }
+        self.0.remove(0)
+    }
+}
+
+#[test]
+fn a_faulty_player_loses_with_its_reason_whichever_colour_it_has() {
+    let stop = AtomicBool::new(false);
+    let opening = random_opening(&Position::new(), 5, 2, 2);
+    let taken = opening[0];
+    for first in 0..2 {
+        for faulty in 0..2 {
+            let mut good = EnginePlayer::new(
+                EngineConfig::parse("iterations=30").unwrap(),
+                1,
+                &Arc::new(AtomicBool::new(false)),
+            );
+            // The faulty player answers a placement already on the board.
+            let mut bad = Scripted(vec![Ok(Move::Place(taken))]);
+            let players: [&mut dyn Player; 2] = if faulty == 0 {
+                [&mut bad, &mut good]
+            } else {
+                [&mut good, &mut bad]
+            };
+            let g = play_game(players, first, Position::new(), &opening, None, &stop).unwrap();
+            let f = g.forfeit.expect("a forfeit");
+            assert_eq!(f.loser, faulty);
+            assert_eq!(f.fault.kind(), "illegal");
+            assert!(f.fault.to_string().contains("already taken"), "{}", f.fault);
+            assert_eq!(g.score, if faulty == 0 { 0.0 } else { 1.0 });
+            // The game stops where the fault happened.
+            assert_eq!(g.position.plies(), f.ply);
+            assert!(!g.position.status().is_over());
+        }
+    }
+}
+
+#[test]
+fn faults_name_their_kind_and_a_stop_is_no_result() {
+    let stop = AtomicBool::new(false);
+    let opening = random_opening(&Position::new(), 6, 2, 2);
+    let mut a = Scripted(vec![Err(Fault::Timeout {
+        limit: Duration::from_millis(1100),
+    })]);
+    let mut b = Scripted(vec![]);
+    let g = play_game([&mut a, &mut b], 0, Position::new(), &opening, None, &stop).unwrap();
+    let f = g.forfeit.unwrap();
+    assert_eq!((f.loser, f.fault.kind()), (0, "timeout"));
+    assert_eq!(f.fault.to_string(), "no answer within 1.1s");
+    assert_eq!(g.score, 0.0);
+    stop.store(true, Ordering::SeqCst);
+    let mut a = Scripted(vec![Err(Fault::Crashed("killed".into()))]);
+    let mut b = Scripted(vec![]);
+    assert!(play_game([&mut a, &mut b], 0, Position::new(), &opening, None, &stop).is_none());
+}
+
+/// A player that takes `delay` for each placement (the first legal
+/// one) and records the clocks it was given.
+struct Slow {
+    delay: Duration,
+    seen: Vec<Option<OnClock>>,
+}
+
+impl Player for Slow {
+    fn genmove(&mut self, pos: &Position, clock: Option<OnClock>) -> Result<Move, Fault> {
+        self.seen.push(clock);
+        std::thread::sleep(self.delay);
+        let mut list = crate::game::MoveList::new();
+        pos.legal_moves(&mut list);
+        Ok(Move::Place(list[0]))
+    }
+}
+
+#[test]
+fn the_clock_runs_down_gets_its_increments_and_falls() {
+    let stop = AtomicBool::new(false);
+    let opening = random_opening(&Position::new(), 7, 2, 2);
+    let ms = Duration::from_millis;
+    let clock = Clock {
+        control: TimeControl {
+            main: ms(250),
+            increment: ms(25),
+        },
+        margin: ms(50),
+    };
+    let slow = || Slow {
+        delay: ms(100),
+        seen: Vec::new(),
+    };
+    let (mut a, mut b) = (slow(), slow());
+    let g = play_game(
+        [&mut a, &mut b],
+        0,
+        Position::new(),
+        &opening,
+        Some(clock),
+        &stop,
+    )
+    .unwrap();
+    // Each placement costs 100 ms (more on a busy machine) and gives
+    // back 25: A's clock falls first.
+    let f = g.forfeit.expect("a loss on time");
+    assert_eq!((f.loser, f.fault.kind()), (0, "timeout"));
+    assert_eq!(g.score, 0.0);
+    let left: Vec<Duration> = a.seen.iter().map(|c| c.unwrap().left).collect();
+    assert_eq!(left[0], ms(250));
+    for w in left.windows(2) {
+        // At least 100 ms spent (never below zero), 25 ms back.
+        let at_most = w[0].saturating_sub(ms(100)) + ms(25);
+        assert!(w[1] <= at_most, "{left:?}");
+    }
+    // The clock fell by the fourth placement: 250, 175, 100, 25 ms left.
+    assert!(left.len() <= 4, "{left:?}");
+    assert!(a.seen.iter().all(|c| c.unwrap().increment == ms(25)));
+    assert_eq!(g.moves[0] as usize, a.seen.len());
+    assert!(g.thought[0] >= ms(100) * a.seen.len() as u32);
+    // Without a clock nobody sees one and nobody loses on time.
+    let quick = || Slow {
+        delay: ms(1),
+        seen: Vec::new(),
+    };
+    let (mut a, mut b) = (quick(), quick());
+    let g = play_game([&mut a, &mut b], 0, Position::new(), &opening, None, &stop).unwrap();
+    assert!(g.forfeit.is_none() && g.position.status().is_over());
+    assert!(a.seen.iter().chain(&b.seen).all(Option::is_none));
+}
+
+#[test]
+fn an_engine_on_a_clock_spends_its_share_or_less() {
+    let ms = Duration::from_millis;
+    for early_stop in ["on", "off"] {
+        let config = EngineConfig::parse(&format!("earlystop={early_stop}")).unwrap();
+        let mut p = EnginePlayer::new(config, 1, &Arc::new(AtomicBool::new(false)));
+        let pos = Position::new();
+        let clock = OnClock {
+            left: ms(2000),
+            increment: Duration::ZERO,
+        };
+        let start = Instant::now();
+        let mv = p.genmove(&pos, Some(clock)).unwrap();
+        let used = start.elapsed();
+        assert!(pos.is_legal_move(mv));
+        // 1.5 / 14 of two seconds, less the overhead: about 184 ms.
+        let share = allocation(clock.left, clock.increment, &pos);
+        assert!(
+            used < share + ms(150),
+            "{early_stop}: {used:?} for {share:?}"
+        );
+        if early_stop == "off" {
+            assert!(used >= share, "{used:?} for {share:?}");
+        }
+    }
+}

@@ -8,6 +8,7 @@
 use std::fmt;
 use std::time::Duration;
 
+use super::budget::Budget;
 use super::units::{format_duration, parse_duration};
 use crate::game::{Piece, Position};
 
@@ -90,6 +91,17 @@ pub fn allocation(left: Duration, increment: Duration, pos: &Position) -> Durati
         .saturating_sub(OVERHEAD)
         .max(MIN_THINK)
         .min(left.mul_f64(0.8))
+}
+
+/// The budget of a search on the clock: the [`allocation`], stopping
+/// early once the placement is settled when `early_stop` (the engine's
+/// `earlystop` key) says so.
+pub fn budget(left: Duration, increment: Duration, pos: &Position, early_stop: bool) -> Budget {
+    Budget {
+        time: Some(allocation(left, increment, pos)),
+        early_stop,
+        ..Budget::UNLIMITED
+    }
 }
 
 #[cfg(test)]

@@ -13,8 +13,7 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::budget::Budget;
-use super::clock::{TimeControl, allocation};
+use super::clock::{TimeControl, budget as clock_budget};
 use super::config::EngineConfig;
 use super::thinking::Engine;
 use super::units::format_duration;
@@ -123,17 +122,14 @@ impl EnginePlayer {
 }
 
 impl Player for EnginePlayer {
-    /// On a clock the engine spends its [`allocation`], stopping early
+    /// On a clock the engine spends its [`super::clock::allocation`], stopping early
     /// when its configuration says so, unless the configuration sets its
     /// own limits.
     fn genmove(&mut self, pos: &Position, clock: Option<OnClock>) -> Result<Move, Fault> {
         let report = match clock {
             Some(c) if self.engine.budget().is_unlimited() => {
-                let budget = Budget {
-                    time: Some(allocation(c.left, c.increment, pos)),
-                    early_stop: self.engine.config().early_stop,
-                    ..Budget::UNLIMITED
-                };
+                let early_stop = self.engine.config().early_stop;
+                let budget = clock_budget(c.left, c.increment, pos, early_stop);
                 self.engine.think(pos, budget, &mut |_| {}).report
             }
             _ => self.engine.choose(pos),

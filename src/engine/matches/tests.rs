@@ -1,6 +1,7 @@
 //! Tests of games between players: fair openings, faults, the clock.
 
 use super::*;
+use crate::engine::clock::allocation;
 
 #[test]
 fn openings_never_hand_the_next_player_a_win_in_one() {

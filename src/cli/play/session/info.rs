@@ -13,7 +13,7 @@ impl Session {
             format!(
                 "{}   ({} left on the engine's clock)",
                 c.control,
-                format_duration(Duration::from_millis(c.left.as_millis() as u64))
+                c.left_text()
             )
         });
         format!(

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use cabra::engine::clock::{TimeControl, allocation};
+use cabra::engine::clock::{self, TimeControl};
 use cabra::engine::{Budget, Engine, Progress, Thought, format_duration, group, plural};
 use cabra::game::record::Record;
 use cabra::game::{Move, MoveList, Piece, Player, Position, Status, parse_move};
@@ -226,6 +226,13 @@ pub const SETTINGS: [&str; 7] = [
 struct EngineClock {
     control: TimeControl,
     left: Duration,
+}
+
+impl EngineClock {
+    /// The time left, to the millisecond: `28.285s`.
+    fn left_text(&self) -> String {
+        format_duration(Duration::from_millis(self.left.as_millis() as u64))
+    }
 }
 
 /// `1 placement`, `3 placements`.

@@ -43,11 +43,12 @@ impl Session {
         self.ui.stream(&std::mem::take(out));
         let t = match self.clock {
             // On its clock the engine takes its share and may stop early.
-            Some(c) => self.think_within(Budget {
-                time: Some(allocation(c.left, c.control.increment, &self.pos)),
-                early_stop: self.engine.config().early_stop,
-                ..Budget::UNLIMITED
-            }),
+            Some(c) => self.think_within(clock::budget(
+                c.left,
+                c.control.increment,
+                &self.pos,
+                self.engine.config().early_stop,
+            )),
             None => self.think(),
         };
         let played = t.report.best.filter(|_| !t.interrupted);
@@ -63,10 +64,7 @@ impl Session {
                 let mover = self.play(best);
                 out.push_str(&self.move_line(best, mover, Some(&t)));
                 if let Some(c) = self.clock {
-                    out.push_str(&format!(
-                        "The engine's clock: {} left.\n",
-                        format_duration(Duration::from_millis(c.left.as_millis() as u64))
-                    ));
+                    out.push_str(&format!("The engine's clock: {} left.\n", c.left_text()));
                 }
                 true
             }

@@ -7,6 +7,7 @@ use rand::RngCore;
 
 use super::endgame::{self, Endgame};
 use super::playout::Policy;
+use super::prior;
 use crate::game::{MOVE_COUNT, Move, Position, Status, Volume};
 use crate::search::{Game, Outcome, Replies, Side};
 
@@ -25,6 +26,8 @@ impl Game for Position {
     type Threat = Volume;
     type Playout = Policy;
     type Exact = Endgame;
+    type Ranker = prior::Context;
+    const RANKS: usize = prior::CLASSES;
     const MOVE_SPACE: usize = MOVE_COUNT;
 
     #[inline(always)]
@@ -89,6 +92,16 @@ impl Game for Position {
             _ => Outcome::Win(1 - side),
         };
         Some((outcome, Move::Place(best)))
+    }
+
+    fn ranker(&self) -> Option<prior::Context> {
+        Some(prior::Context::new(self))
+    }
+
+    #[inline]
+    fn rank(&self, ranker: &prior::Context, mv: Move) -> usize {
+        // Special moves (swap, time machine) come with the best.
+        mv.placement().map_or(0, |p| ranker.class(p))
     }
 
     fn winning_move(&self) -> Option<Move> {

@@ -210,6 +210,16 @@ pub const KEYS: &[Key] = &[
         get: |c| c.playout.rim.to_string(),
     },
     Key {
+        name: "pshape",
+        value: "0-100",
+        help: "percent chance that a playout redraws once a placement the learnt features rank worst",
+        set: |c, v| {
+            c.playout.shape = parse_percent(v)?;
+            Ok(())
+        },
+        get: |c| c.playout.shape.to_string(),
+    },
+    Key {
         name: "pblock",
         value: "0-255",
         help: "where the opponent threatens to win at once, a playout redraws a placement that surely leaves the threat, up to N times (0: off)",
@@ -250,6 +260,16 @@ pub const KEYS: &[Key] = &[
             Ok(())
         },
         get: |c| on_off(c.search.exact),
+    },
+    Key {
+        name: "prior",
+        value: "on|off",
+        help: "nodes try first the placements that learnt features rank best (hides, links, nearness)",
+        set: |c, v| {
+            c.search.ranked = parse_bool(v)?;
+            Ok(())
+        },
+        get: |c| on_off(c.search.ranked),
     },
     Key {
         name: "earlystop",
@@ -348,6 +368,7 @@ impl EngineConfig {
                 replies: false,
                 reply_first: false,
                 exact: false,
+                ranked: false,
                 ..SearchConfig::default()
             },
             playout: Policy::UNIFORM,

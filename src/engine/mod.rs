@@ -20,6 +20,7 @@ pub mod elo;
 pub mod endgame;
 pub mod matches;
 pub mod playout;
+pub mod prior;
 pub mod tactics;
 mod thinking;
 pub mod units;

@@ -47,6 +47,9 @@ pub struct SearchConfig {
     /// visits (all of them at the root); what it proves is a proof in
     /// the tree. Needs `solver`.
     pub exact: bool,
+    /// Nodes try their untried moves by rank ([`super::Game::rank`]),
+    /// best rank first, in a shuffled order within a rank.
+    pub ranked: bool,
     /// How many root moves the report lists.
     pub top_moves: usize,
 }
@@ -65,6 +68,7 @@ impl Default for SearchConfig {
             replies: true,
             reply_first: true,
             exact: true,
+            ranked: true,
             top_moves: 10,
         }
     }

@@ -32,6 +32,13 @@ pub trait Game: Clone + Send + Sync {
     /// such as a transposition table (`()` for games without one).
     type Exact: Clone + Debug + Default + Send + Sync;
 
+    /// What [`Game::rank`] needs to know of a position, computed once per
+    /// expansion (`()` for games without move ranks).
+    type Ranker: Copy;
+
+    /// How many ranks [`Game::rank`] gives (1: all moves alike).
+    const RANKS: usize = 1;
+
     /// Every move has an id below this bound (Caminos: 2,497 placements).
     /// Lets the search keep per-move statistics in flat arrays and walk the
     /// untried moves of a node in a shuffled id order instead of storing them.
@@ -79,6 +86,18 @@ pub trait Game: Clone + Send + Sync {
     /// The default says "don't know"; games with a cheap test override it.
     fn winning_move(&self) -> Option<Self::Move> {
         None
+    }
+
+    /// What ranking this position's moves needs (`None`: no ranks).
+    fn ranker(&self) -> Option<Self::Ranker> {
+        None
+    }
+
+    /// The rank of a legal move, below [`Game::RANKS`]: a node tries the
+    /// moves of rank 0 first, then those of rank 1, and so on.
+    fn rank(&self, ranker: &Self::Ranker, mv: Self::Move) -> usize {
+        let _ = (ranker, mv);
+        0
     }
 
     /// The exact result of best play from here and a move that achieves

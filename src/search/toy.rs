@@ -68,6 +68,7 @@ impl Game for TicTacToe {
     type Threat = ();
     type Playout = ();
     type Exact = ();
+    type Ranker = ();
     const MOVE_SPACE: usize = 9;
 
     fn move_id(mv: u8) -> usize {
@@ -241,6 +242,7 @@ impl<const N: usize> Game for Hex<N> {
     type Threat = ();
     type Playout = ();
     type Exact = ();
+    type Ranker = ();
     const MOVE_SPACE: usize = N * N;
 
     fn move_id(mv: u8) -> usize {

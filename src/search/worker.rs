@@ -114,6 +114,8 @@ pub(crate) struct Worker<G: Game> {
     line: Vec<u16>,
     sides: Vec<Side>,
     order: MoveOrder,
+    /// Untried moves are walked by rank ([`Game::rank`]).
+    ranked: bool,
     rng: Xoshiro256PlusPlus,
     /// Salt of the root's move order; children's salts are derived from it.
     pub root_salt: u64,
@@ -153,7 +155,8 @@ impl<G: Game> Worker<G> {
             replies: config.replies.then(|| Replies::new(G::MOVE_SPACE)),
             line: Vec::with_capacity(128),
             sides: Vec::with_capacity(128),
-            order: MoveOrder::new(G::MOVE_SPACE),
+            order: MoveOrder::new(G::MOVE_SPACE, if config.ranked { G::RANKS } else { 1 }),
+            ranked: config.ranked && G::RANKS > 1,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             root_salt: mix(seed ^ 0x5EED),
             node_cap: node_cap.max(1),
@@ -427,9 +430,13 @@ impl<G: Game> Worker<G> {
                 .reply_first()
                 .then(|| usize::from(self.tree.node(n.first).mv));
             let mut cursor = u32::from(n.cursor);
-            let found = self
-                .order
-                .next(salt, &mut cursor, |id| Some(id) != skip && admissible(id));
+            let ranker = if self.ranked { game.ranker() } else { None };
+            let found = self.order.next(
+                salt,
+                &mut cursor,
+                |id| Some(id) != skip && admissible(id),
+                |id| ranker.map_or(0, |r| game.rank(&r, G::move_from_id(id))),
+            );
             self.tree.node_mut(node).cursor = cursor as u16;
             found
         };

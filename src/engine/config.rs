@@ -515,6 +515,7 @@ mod tests {
             "rootc=0.4",
             "pblock=256",
             "endgame=maybe",
+            "prior=2",
             "rimlast=on",
             "rimprior=5",
             "pscore=20",
@@ -526,20 +527,20 @@ mod tests {
     #[test]
     fn keys_set_the_search_and_playouts() {
         let x = EngineConfig::parse(
-            "threats=off,prim=30,pwin=off,reply=off,treply=off,pblock=0,endgame=off",
+            "threats=off,prim=30,pwin=off,reply=off,treply=off,pblock=0,endgame=off,prior=off",
         )
         .unwrap();
         assert!(!x.search.threats && !x.playout.win && !x.search.replies);
-        assert!(!x.search.reply_first && !x.search.exact);
+        assert!(!x.search.reply_first && !x.search.exact && !x.search.ranked);
         assert_eq!(x.playout.rim, 30);
         assert_eq!(x.playout.block, 0);
         let t = EngineConfig::parse("baseline,threats=4").unwrap();
         assert!(t.search.threats && t.search.threat_visits == 4);
         let d = EngineConfig::default();
         assert_eq!(d.playout, Policy::SHIPPED);
-        assert!(d.search.exact && d.playout.block == 4);
+        assert!(d.search.exact && d.playout.block == 4 && d.search.ranked);
         let b = EngineConfig::baseline();
-        assert!(!b.search.exact && b.playout.block == 0);
+        assert!(!b.search.exact && b.playout.block == 0 && !b.search.ranked);
         assert!(d.search.threats && d.search.threat_visits == DEFAULT_THREAT_VISITS);
         assert!(d.search.replies && d.search.reply_first);
     }

@@ -210,16 +210,6 @@ pub const KEYS: &[Key] = &[
         get: |c| c.playout.rim.to_string(),
     },
     Key {
-        name: "pshape",
-        value: "0-100",
-        help: "percent chance that a playout redraws once a placement the learnt features rank worst",
-        set: |c, v| {
-            c.playout.shape = parse_percent(v)?;
-            Ok(())
-        },
-        get: |c| c.playout.shape.to_string(),
-    },
-    Key {
         name: "pblock",
         value: "0-255",
         help: "where the opponent threatens to win at once, a playout redraws a placement that surely leaves the threat, up to N times (0: off)",
@@ -516,6 +506,7 @@ mod tests {
             "pblock=256",
             "endgame=maybe",
             "prior=2",
+            "pshape=50",
             "rimlast=on",
             "rimprior=5",
             "pscore=20",

@@ -16,7 +16,6 @@
 pub mod block;
 pub mod reply;
 pub mod rim;
-pub mod shape;
 pub mod win;
 
 use rand::RngCore;
@@ -35,9 +34,6 @@ pub struct Policy {
     /// Redraws of a placement that surely leaves the opponent's win in one
     /// ([`block`]; 0: off).
     pub block: u8,
-    /// Percent chance of redrawing a placement of the worst learnt class
-    /// once ([`shape`]).
-    pub shape: u8,
 }
 
 impl Policy {
@@ -46,7 +42,6 @@ impl Policy {
         win: false,
         rim: 0,
         block: 0,
-        shape: 0,
     };
 
     /// The playouts of the engine as shipped (measured in docs/STRENGTH.md).
@@ -54,7 +49,6 @@ impl Policy {
         win: true,
         rim: 50,
         block: 4,
-        shape: 0,
     };
 
     /// Plays `pos` to its end and returns the result, calling `record` with
@@ -95,7 +89,7 @@ impl Policy {
             let p = match reply::choose(pos, replies, last) {
                 Some(p) if region.is_none_or(|r| pos.may_stop(r, p)) => p,
                 _ => match rim::choose(pos, rng, self.rim) {
-                    Some(p) => shape::choose(pos, rng, self.shape, p),
+                    Some(p) => p,
                     None => return pos.end_by_count(),
                 },
             };

@@ -105,7 +105,8 @@ impl Context {
 }
 
 /// The learnt log weight of each feature value (`examples/learn_prior.rs` on
-/// 21,827 placements of the default engine at 200 ms a move, 2026-11-24).
+/// 21,827 placements of the default engine at 200 ms a move in 3,000 match
+/// games, 2026-11-24; docs/STRENGTH.md).
 const WEIGHTS: [[f32; 4]; GROUPS.len()] = [
     [0.0, -0.224, -0.520, 0.236],
     [0.0, -0.351, -0.954, 0.0],

@@ -5,7 +5,7 @@
 //! `p >= MOVE_SPACE`, skipping ids that are out of range or illegal. The
 //! multiplier and offset come from a per-node salt that is recomputed on the
 //! way down from the root (it is a hash of the path), so a node stores only
-//! its cursor `k`. Nothing is stored but the cursor and no move list is kept.
+//! its cursor `k`, and no move list is kept.
 //! Where moves have ranks, the walk goes round once per rank and takes on
 //! its `r`th round only the moves of rank `r`: the best-ranked moves come
 //! first, shuffled among themselves.
@@ -43,6 +43,12 @@ impl MoveOrder {
             space: space as u32,
             rounds: ranks as u32,
         }
+    }
+
+    /// Whether the walk goes by rank (more than one round).
+    #[inline]
+    pub fn ranked(&self) -> bool {
+        self.rounds > 1
     }
 
     /// The cursor value of a node whose moves have all been tried.

@@ -114,8 +114,6 @@ pub(crate) struct Worker<G: Game> {
     line: Vec<u16>,
     sides: Vec<Side>,
     order: MoveOrder,
-    /// Untried moves are walked by rank ([`Game::rank`]).
-    ranked: bool,
     rng: Xoshiro256PlusPlus,
     /// Salt of the root's move order; children's salts are derived from it.
     pub root_salt: u64,
@@ -156,7 +154,6 @@ impl<G: Game> Worker<G> {
             line: Vec::with_capacity(128),
             sides: Vec::with_capacity(128),
             order: MoveOrder::new(G::MOVE_SPACE, if config.ranked { G::RANKS } else { 1 }),
-            ranked: config.ranked && G::RANKS > 1,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             root_salt: mix(seed ^ 0x5EED),
             node_cap: node_cap.max(1),
@@ -430,7 +427,11 @@ impl<G: Game> Worker<G> {
                 .reply_first()
                 .then(|| usize::from(self.tree.node(n.first).mv));
             let mut cursor = u32::from(n.cursor);
-            let ranker = if self.ranked { game.ranker() } else { None };
+            let ranker = if self.order.ranked() {
+                game.ranker()
+            } else {
+                None
+            };
             let found = self.order.next(
                 salt,
                 &mut cursor,

@@ -31,6 +31,10 @@ pub struct EngineConfig {
     /// On a game clock, stop a search once its move is settled
     /// ([`super::Budget::early_stop`]).
     pub early_stop: bool,
+    /// In a position proven lost, search on without the solver for the
+    /// move that gives the opponent the most chances to go wrong
+    /// (`swindle.rs`).
+    pub swindle: bool,
     /// Threads (independent trees); `None`: what the caller decides.
     pub threads: Option<usize>,
     /// Thinking time per move; `None`: what the caller decides.
@@ -272,6 +276,16 @@ pub const KEYS: &[Key] = &[
         get: |c| on_off(c.early_stop),
     },
     Key {
+        name: "swindle",
+        value: "on|off",
+        help: "in a position proven lost, search on without the solver for the move that gives the opponent most chances to go wrong",
+        set: |c, v| {
+            c.swindle = parse_bool(v)?;
+            Ok(())
+        },
+        get: |c| on_off(c.swindle),
+    },
+    Key {
         name: "threads",
         value: "N",
         help: "independent trees searched in parallel, 1 to 256 (default: the command's)",
@@ -331,6 +345,7 @@ impl Default for EngineConfig {
             playout: Policy::SHIPPED,
             reuse: true,
             early_stop: true,
+            swindle: true,
             threads: None,
             time: None,
             iterations: None,
@@ -364,6 +379,7 @@ impl EngineConfig {
             playout: Policy::UNIFORM,
             reuse: false,
             early_stop: false,
+            swindle: false,
             ..EngineConfig::default()
         }
     }

@@ -21,6 +21,7 @@ pub mod endgame;
 pub mod matches;
 pub mod playout;
 pub mod prior;
+mod swindle;
 pub mod tactics;
 mod thinking;
 pub mod units;

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::budget::Budget;
 use super::config::EngineConfig;
+use super::swindle;
 use crate::game::{Move, Position};
 use crate::search::{Limits, Report, Searcher};
 
@@ -177,6 +178,10 @@ impl Engine {
     /// Searches `pos` within `budget`, calling `progress` after each slice
     /// but the last. Stops early when the stop flag is raised or the
     /// position is solved. With a finished game the report has no move.
+    ///
+    /// A position proven lost or drawn is searched on, with the `swindle`
+    /// key, for the move that gives the opponent the most chances to go
+    /// wrong (among those that keep a draw): see [`super::swindle`].
     pub fn think(
         &mut self,
         pos: &Position,
@@ -189,23 +194,83 @@ impl Engine {
             Some(t) if budget.early_stop => self.slice.min((t / 10).max(MIN_SETTLE_SLICE)),
             _ => self.slice,
         };
-        let searcher = self.searcher_at(pos);
         let start = Instant::now();
-        let mut total = 0u64;
+        let sliced = Sliced {
+            budget,
+            slice,
+            stop: &stop,
+            start,
+        };
+        let searcher = self.searcher_at(pos);
+        let (mut report, mut interrupted) = sliced.run(searcher, 0, progress, &|r| r);
+        if self.config.swindle && !interrupted && swindle::applies(&report, &budget, start) {
+            let mut config = swindle::search_config(&self.config.search);
+            config.threads = self.threads;
+            config.seed = swindle::seed(self.seed, pos);
+            let mut searcher = Searcher::with_playout(*pos, config, self.config.playout);
+            let first = report.clone();
+            let (second, stopped) = sliced.run(&mut searcher, first.iterations, progress, &|r| {
+                swindle::present(r, &first)
+            });
+            report = swindle::conclude(pos, first, second);
+            interrupted = stopped;
+        }
+        report.iterations_per_second = if report.seconds > 0.0 {
+            report.iterations as f64 / report.seconds
+        } else {
+            0.0
+        };
+        Thought {
+            report,
+            interrupted,
+        }
+    }
+
+    /// Chooses a move for `pos` within the configuration's budget (1 s when
+    /// it sets none), without progress: how matches and tests use it.
+    pub fn choose(&mut self, pos: &Position) -> Report<Move> {
+        let budget = self.budget().or(Budget::time(Duration::from_secs(1)));
+        self.think(pos, budget, &mut |_| {}).report
+    }
+}
+
+/// One search's limits, cut into slices.
+struct Sliced<'a> {
+    budget: Budget,
+    slice: Duration,
+    stop: &'a Arc<AtomicBool>,
+    /// When the search (all its phases) began.
+    start: Instant,
+}
+
+impl Sliced<'_> {
+    /// Runs `searcher` slice by slice until the budget, of which `done`
+    /// iterations were spent already, is used up, the stop flag is raised
+    /// or the position is solved; `present` makes of each report what
+    /// progress shows. Returns the last report (iterations and time are
+    /// totals of the whole search) and whether it was stopped.
+    fn run(
+        &self,
+        searcher: &mut Searcher<Position>,
+        done: u64,
+        progress: &mut dyn FnMut(&Progress),
+        present: &dyn Fn(Report<Move>) -> Report<Move>,
+    ) -> (Report<Move>, bool) {
+        let (budget, slice, start) = (self.budget, self.slice, self.start);
+        let mut total = done;
         let mut slice_iterations = FIRST_SLICE_ITERATIONS;
-        let mut interrupted = false;
         // How late a timed slice has ended past its own limit (threads not
         // scheduled on a busy machine): later slices end that much earlier,
         // so that the whole search keeps its deadline.
         let mut lag = Duration::ZERO;
-        let mut report = loop {
-            let mut limits = Limits::none().stop_flag(stop.clone());
+        loop {
+            let mut limits = Limits::none().stop_flag(self.stop.clone());
             limits.time = Some(match budget.time {
                 Some(t) => t.saturating_sub(start.elapsed() + lag).min(slice),
                 None => slice,
             });
             if let Some(n) = budget.iterations {
-                limits.iterations = Some((n - total).min(slice_iterations));
+                limits.iterations = Some(n.saturating_sub(total).min(slice_iterations));
                 limits.time = budget.time.map(|t| t.saturating_sub(start.elapsed()));
             }
             limits.nodes = budget.nodes;
@@ -225,39 +290,22 @@ impl Engine {
             let elapsed = start.elapsed();
             report.iterations = total;
             report.seconds = elapsed.as_secs_f64();
-            if stop.load(Ordering::SeqCst) {
-                interrupted = true;
-                break report;
+            if self.stop.load(Ordering::SeqCst) {
+                return (report, true);
             }
             let fraction = budget.fraction(elapsed, total, report.nodes);
             if report.proven.is_some() || ran == 0 || fraction >= 1.0 {
-                break report;
+                return (report, false);
             }
             if budget.early_stop && settled(&report, budget.time, elapsed) {
-                break report;
+                return (report, false);
             }
             progress(&Progress {
                 elapsed,
                 fraction,
-                report: &report,
+                report: &present(report.clone()),
             });
-        };
-        report.iterations_per_second = if report.seconds > 0.0 {
-            total as f64 / report.seconds
-        } else {
-            0.0
-        };
-        Thought {
-            report,
-            interrupted,
         }
-    }
-
-    /// Chooses a move for `pos` within the configuration's budget (1 s when
-    /// it sets none), without progress: how matches and tests use it.
-    pub fn choose(&mut self, pos: &Position) -> Report<Move> {
-        let budget = self.budget().or(Budget::time(Duration::from_secs(1)));
-        self.think(pos, budget, &mut |_| {}).report
     }
 }
 

@@ -1,0 +1,231 @@
+//! Playing on in a position proven lost or drawn.
+//!
+//! A position proven lost is lost only against best play. The proof ends
+//! the search at once, and every move then looks the same to the tree (a
+//! loss), so the move played would be whichever the search had happened to
+//! visit most before the proof: often a careless one, such as a piece on
+//! the bottom perimeter that matters if the game ends on the counts. An
+//! opponent that has not found the win yet may still miss it. So the
+//! engine searches such a position again, for the rest of its budget,
+//! without the solver: the plain statistics of the playouts then prefer
+//! the moves after which the opponent most often goes wrong, the way a
+//! human player looks for the swindle in a lost game.
+//!
+//! A position proven drawn is searched again in the same way, and the
+//! engine plays the most visited move of that search that the exact
+//! endgame search proves still draws: of the moves that keep the draw,
+//! the one that leaves the opponent the most ways to lose.
+
+use std::time::Instant;
+
+use super::budget::Budget;
+use super::endgame::Endgame;
+use crate::game::{Move, Position, Status};
+use crate::search::{MoveStats, Proven, Report, SearchConfig};
+
+/// Node budget of the exact search that checks that a move keeps a draw.
+const DRAW_CHECK_NODES: u64 = 200_000;
+
+/// Whether the report of a search that began at `start` is a proven loss
+/// or draw with budget left to look for the best try (a budget with no
+/// limit at all, as for analysis until stopped, does not qualify: nothing
+/// would end the second search).
+pub(crate) fn applies(report: &Report<Move>, budget: &Budget, start: Instant) -> bool {
+    let left = match (budget.time, budget.iterations) {
+        (Some(t), _) if start.elapsed() >= t => false,
+        (_, Some(n)) if report.iterations >= n => false,
+        (None, None) => budget.nodes.is_some(),
+        _ => true,
+    };
+    matches!(report.proven, Some(Proven::Loss | Proven::Draw)) && report.best.is_some() && left
+}
+
+/// The search that looks for the best try: the engine's own, without the
+/// solver (and so without what needs it: the win-in-one check, the threat
+/// test and the exact endgame), whose proofs would make every move equal.
+pub(crate) fn search_config(search: &SearchConfig) -> SearchConfig {
+    SearchConfig {
+        solver: false,
+        ..search.clone()
+    }
+}
+
+/// The second search's seed: its own, but fixed by the engine's seed and
+/// the position, so that a search with a fixed seed stays reproducible.
+pub(crate) fn seed(seed: u64, pos: &Position) -> u64 {
+    seed ^ 0x5717_D1E5 ^ ((pos.moves().len() as u64) << 32)
+}
+
+/// What progress shows of the second search: the position keeps the value
+/// the `first` search proved. A lost position's moves are ranked by the
+/// second search's visits; a drawn one shows the first search's moves
+/// until the end, when the move to play is checked.
+pub(crate) fn present(second: Report<Move>, first: &Report<Move>) -> Report<Move> {
+    match first.proven {
+        Some(Proven::Loss) => lost(second, first),
+        _ => Report {
+            iterations: second.iterations,
+            seconds: second.seconds,
+            ..first.clone()
+        },
+    }
+}
+
+/// The report of the position from the `first` search, which proved it
+/// lost or drawn, and the `second`, which looked for the best try.
+pub(crate) fn conclude(pos: &Position, first: Report<Move>, second: Report<Move>) -> Report<Move> {
+    match first.proven {
+        Some(Proven::Loss) => lost(second, &first),
+        _ => drawn(pos, first, &second),
+    }
+}
+
+/// Every move of a lost position is lost; the second search ranks them.
+fn lost(mut second: Report<Move>, first: &Report<Move>) -> Report<Move> {
+    second.proven = first.proven;
+    second.winrate = first.winrate;
+    second.nodes += first.nodes;
+    for m in &mut second.top {
+        m.proven = Some(Proven::Loss);
+        m.winrate = 0.0;
+    }
+    second
+}
+
+/// A drawn position: the first search's report, with the move to play the
+/// second search's most visited move that keeps the draw, listed first.
+fn drawn(pos: &Position, mut first: Report<Move>, second: &Report<Move>) -> Report<Move> {
+    first.iterations = second.iterations;
+    first.seconds = second.seconds;
+    first.nodes += second.nodes;
+    let mut endgame = Endgame::new();
+    let Some(pick) = second
+        .top
+        .iter()
+        .find(|m| keeps_draw(pos, m.mv, &mut endgame))
+    else {
+        return first;
+    };
+    first.top.retain(|m| m.mv != pick.mv);
+    first.top.insert(
+        0,
+        MoveStats {
+            winrate: 0.5,
+            proven: Some(Proven::Draw),
+            ..pick.clone()
+        },
+    );
+    first.best = Some(pick.mv);
+    first.pv = pick.pv.clone();
+    first
+}
+
+/// Whether playing `mv` at `pos` is proven to give its player at least a
+/// draw (a move after which the same player moves again is not judged).
+fn keeps_draw(pos: &Position, mv: Move, endgame: &mut Endgame) -> bool {
+    let mover = pos.to_move();
+    let mut after = *pos;
+    if after.try_play_move(mv).is_err() {
+        return false;
+    }
+    match after.status() {
+        Status::Ongoing if after.to_move() == mover => false,
+        Status::Ongoing => endgame
+            .solve(&after, DRAW_CHECK_NODES)
+            .is_some_and(|(value, _)| value <= 0),
+        status => status.winner().is_none_or(|w| w == mover),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Engine, EngineConfig};
+    use crate::game::record::parse_game;
+    use crate::search::Game;
+
+    /// Player 1 to move, lost: after 487 of its 499 legal placements
+    /// player 2 completes a bridge at once (a game against the baseline).
+    fn lost() -> Position {
+        parse_game(include_str!("../../games/lost-position.caminos")).unwrap()
+    }
+
+    /// The placements after which the opponent cannot win at once.
+    fn safe(pos: &Position) -> Vec<Move> {
+        let mut legal = Vec::new();
+        Game::legal_moves(pos, &mut legal);
+        legal
+            .into_iter()
+            .filter(|&m| {
+                let mut p = *pos;
+                p.play_move(m);
+                p.winning_move().is_none()
+            })
+            .collect()
+    }
+
+    fn think(config: &str, pos: &Position) -> Report<Move> {
+        let mut engine = Engine::new(EngineConfig::parse(config).unwrap(), 1);
+        engine
+            .think(pos, Budget::iterations(100_000), &mut |_| {})
+            .report
+    }
+
+    #[test]
+    fn a_lost_position_is_searched_on_for_a_move_that_does_not_lose_at_once() {
+        let pos = lost();
+        let safe = safe(&pos);
+        assert_eq!(safe.len(), 12);
+        let r = think("default", &pos);
+        assert_eq!(r.proven, Some(Proven::Loss));
+        assert_eq!(r.winrate, 0.0);
+        // The whole budget was spent, and on the best try.
+        assert!(r.iterations >= 100_000, "{} iterations", r.iterations);
+        let best = r.best.unwrap();
+        assert!(safe.contains(&best), "{best} lets the opponent win at once");
+        assert_eq!(r.top[0].mv, best);
+        assert!(r.top.iter().all(|m| m.proven == Some(Proven::Loss)));
+    }
+
+    #[test]
+    fn a_drawn_position_is_searched_on_for_a_move_that_keeps_the_draw() {
+        let pos = parse_game(include_str!("../../games/drawn-position.caminos")).unwrap();
+        let first = think("default,swindle=off", &pos);
+        assert_eq!(first.proven, Some(Proven::Draw));
+        assert!(
+            first.iterations < 100_000,
+            "{} iterations",
+            first.iterations
+        );
+        let r = think("default", &pos);
+        assert_eq!(r.proven, Some(Proven::Draw));
+        assert!(r.iterations >= 100_000, "{} iterations", r.iterations);
+        let best = r.best.unwrap();
+        assert_eq!((r.top[0].mv, r.top[0].proven), (best, Some(Proven::Draw)));
+        // The exact search of the position after it: player 2 cannot win.
+        let mut after = pos;
+        after.play_move(best);
+        let (value, _) = Endgame::new().solve(&after, 10_000_000).unwrap();
+        assert_eq!(value, 0, "{best} does not keep the draw");
+    }
+
+    #[test]
+    fn without_swindle_the_proof_ends_the_search() {
+        let r = think("default,swindle=off", &lost());
+        assert_eq!(r.proven, Some(Proven::Loss));
+        assert!(r.iterations < 100_000, "{} iterations", r.iterations);
+    }
+
+    #[test]
+    fn a_search_with_no_limit_is_not_searched_on() {
+        let pos = lost();
+        let r = think("default,swindle=off", &pos);
+        let start = Instant::now();
+        assert!(!applies(&r, &Budget::UNLIMITED, start));
+        assert!(applies(&r, &Budget::iterations(r.iterations + 1), start));
+        assert!(!applies(&r, &Budget::iterations(r.iterations), start));
+        let mut unproven = r.clone();
+        unproven.proven = None;
+        assert!(!applies(&unproven, &Budget::iterations(1 << 30), start));
+    }
+}

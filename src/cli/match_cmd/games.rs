@@ -11,12 +11,12 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use anyhow::{Context, bail};
 use cabra::engine::matches::{Clock, GameRecord, play_game, random_opening};
 use cabra::game::record::write_game;
-use rayon::prelude::*;
 
 use super::PlayOptions;
 use super::players::{Limits, Spec};
@@ -91,62 +91,82 @@ pub fn play_all(
         indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} games, {elapsed}  {msg}")
             .expect("a valid template"),
     );
-    let tally = std::sync::Mutex::new([0u32; 3]);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(concurrency)
-        .thread_name(|i| format!("cabra-game-{i}"))
-        .build()?;
-    let results: Vec<anyhow::Result<Option<GameRecord>>> = pool.install(|| {
-        (0..games)
-            .into_par_iter()
-            .with_max_len(1)
-            .map(|g| {
-                if stop.load(Ordering::SeqCst) {
-                    return Ok(None);
-                }
-                let pair = (g / 2) as u64;
-                let opening = random_opening(
-                    &start,
-                    seed.wrapping_mul(0x9E37_79B9).wrapping_add(pair),
-                    usize::from(opts.opening_min),
-                    usize::from(opts.opening_max),
-                );
-                let game_seed = seed ^ (g as u64).wrapping_mul(0x2545_F491_4F6C_DD1D);
-                let mut a = specs[0].start(limits, game_seed ^ 0xA, &stop);
-                let mut b = specs[1].start(limits, game_seed ^ 0xB, &stop);
-                let Some(r) = play_game(
-                    [a.as_mut(), b.as_mut()],
-                    g % 2,
-                    start,
-                    &opening,
-                    clock,
-                    &stop,
-                ) else {
-                    return Ok(None);
-                };
-                if let Some(dir) = out {
-                    save(&game_file(dir, g), g, &r, specs)?;
-                }
-                let mut t = tally.lock().expect("lock");
-                t[(2.0 * r.score) as usize] += 1;
-                let [l, d, w] = *t;
-                drop(t);
-                if score_a {
-                    let done = f64::from(w + d + l);
-                    bar.set_message(format!(
-                        "A {w}-{d}-{l} {:.1}%",
-                        100.0 * (f64::from(w) + 0.5 * f64::from(d)) / done
-                    ));
-                } else {
-                    bar.set_message(format!("last: {}", r.position.status()));
-                }
-                bar.inc(1);
-                Ok(Some(r))
-            })
-            .collect()
-    });
+    let tally = Mutex::new([0u32; 3]);
+    let play_one = |g: usize| -> anyhow::Result<Option<GameRecord>> {
+        if stop.load(Ordering::SeqCst) {
+            return Ok(None);
+        }
+        let pair = (g / 2) as u64;
+        let opening = random_opening(
+            &start,
+            seed.wrapping_mul(0x9E37_79B9).wrapping_add(pair),
+            usize::from(opts.opening_min),
+            usize::from(opts.opening_max),
+        );
+        let game_seed = seed ^ (g as u64).wrapping_mul(0x2545_F491_4F6C_DD1D);
+        let mut a = specs[0].start(limits, game_seed ^ 0xA, &stop);
+        let mut b = specs[1].start(limits, game_seed ^ 0xB, &stop);
+        let Some(r) = play_game(
+            [a.as_mut(), b.as_mut()],
+            g % 2,
+            start,
+            &opening,
+            clock,
+            &stop,
+        ) else {
+            return Ok(None);
+        };
+        if let Some(dir) = out {
+            save(&game_file(dir, g), g, &r, specs)?;
+        }
+        let mut t = tally.lock().expect("lock");
+        t[(2.0 * r.score) as usize] += 1;
+        let [l, d, w] = *t;
+        drop(t);
+        if score_a {
+            let done = f64::from(w + d + l);
+            bar.set_message(format!(
+                "A {w}-{d}-{l} {:.1}%",
+                100.0 * (f64::from(w) + 0.5 * f64::from(d)) / done
+            ));
+        } else {
+            bar.set_message(format!("last: {}", r.position.status()));
+        }
+        bar.inc(1);
+        Ok(Some(r))
+    };
+    // Plain threads, each taking the next game, and not a rayon pool: a
+    // game thread of a pool that waits for an engine's own search pool
+    // steals other games meanwhile, so that games ran nested inside one
+    // another's moves, more at once than `concurrency`, and an engine
+    // with several threads was timed with every game it had nested.
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<anyhow::Result<Option<GameRecord>>>>> =
+        Mutex::new((0..games).map(|_| None).collect());
+    std::thread::scope(|scope| -> anyhow::Result<()> {
+        for i in 0..concurrency {
+            std::thread::Builder::new()
+                .name(format!("cabra-game-{i}"))
+                .spawn_scoped(scope, || {
+                    loop {
+                        let g = next.fetch_add(1, Ordering::SeqCst);
+                        if g >= games {
+                            break;
+                        }
+                        let r = play_one(g);
+                        results.lock().expect("lock")[g] = Some(r);
+                    }
+                })
+                .context("cannot start a game thread")?;
+        }
+        Ok(())
+    })?;
+    let results = results.into_inner().expect("lock");
     bar.finish_and_clear();
-    let records = results.into_iter().collect::<anyhow::Result<_>>()?;
+    let records = results
+        .into_iter()
+        .map(|r| r.unwrap_or(Ok(None)))
+        .collect::<anyhow::Result<_>>()?;
     Ok((records, stop.load(Ordering::SeqCst)))
 }
 

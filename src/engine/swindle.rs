@@ -24,7 +24,12 @@ use crate::game::{Move, Position, Status};
 use crate::search::{MoveStats, Proven, Report, SearchConfig};
 
 /// Node budget of the exact search that checks that a move keeps a draw.
-const DRAW_CHECK_NODES: u64 = 200_000;
+const DRAW_CHECK_NODES: u64 = 100_000;
+
+/// How many of the second search's moves, most visited first, are checked
+/// for keeping a draw: the checks come after the budget, so they must be
+/// few.
+const DRAW_CANDIDATES: usize = 8;
 
 /// Whether the report of a search that began at `start` is a proven loss
 /// or draw with budget left to look for the best try (a budget with no
@@ -102,6 +107,7 @@ fn drawn(pos: &Position, mut first: Report<Move>, second: &Report<Move>) -> Repo
     let Some(pick) = second
         .top
         .iter()
+        .take(DRAW_CANDIDATES)
         .find(|m| keeps_draw(pos, m.mv, &mut endgame))
     else {
         return first;

@@ -194,6 +194,7 @@ impl Engine {
             Some(t) if budget.early_stop => self.slice.min((t / 10).max(MIN_SETTLE_SLICE)),
             _ => self.slice,
         };
+        let searcher = self.searcher_at(pos);
         let start = Instant::now();
         let sliced = Sliced {
             budget,
@@ -201,7 +202,6 @@ impl Engine {
             stop: &stop,
             start,
         };
-        let searcher = self.searcher_at(pos);
         let (mut report, mut interrupted) = sliced.run(searcher, 0, progress, &|r| r);
         if self.config.swindle && !interrupted && swindle::applies(&report, &budget, start) {
             let mut config = swindle::search_config(&self.config.search);

@@ -31,9 +31,9 @@ pub struct EngineConfig {
     /// On a game clock, stop a search once its move is settled
     /// ([`super::Budget::early_stop`]).
     pub early_stop: bool,
-    /// In a position proven lost, search on without the solver for the
-    /// move that gives the opponent the most chances to go wrong
-    /// (`swindle.rs`).
+    /// In a position proven lost or drawn, search on without the solver
+    /// for the move that gives the opponent the most chances to go wrong
+    /// (among those that keep a draw; `swindle.rs`).
     pub swindle: bool,
     /// Threads (independent trees); `None`: what the caller decides.
     pub threads: Option<usize>,
@@ -278,7 +278,7 @@ pub const KEYS: &[Key] = &[
     Key {
         name: "swindle",
         value: "on|off",
-        help: "in a position proven lost, search on without the solver for the move that gives the opponent most chances to go wrong",
+        help: "in a position proven lost or drawn, search on without the solver for the move that gives the opponent most chances to go wrong (keeping a draw)",
         set: |c, v| {
             c.swindle = parse_bool(v)?;
             Ok(())

@@ -150,7 +150,7 @@ mod tests {
     use crate::game::record::parse_game;
     use crate::search::Game;
 
-    /// Player 1 to move, lost: after 487 of its 499 legal placements
+    /// Player 1 to move, lost: after 475 of its 487 legal placements
     /// player 2 completes a bridge at once (a game against the baseline).
     fn lost() -> Position {
         parse_game(include_str!("../../games/lost-position.caminos")).unwrap()
@@ -160,6 +160,7 @@ mod tests {
     fn safe(pos: &Position) -> Vec<Move> {
         let mut legal = Vec::new();
         Game::legal_moves(pos, &mut legal);
+        assert_eq!(legal.len(), 487);
         legal
             .into_iter()
             .filter(|&m| {

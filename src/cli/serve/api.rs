@@ -16,6 +16,7 @@ use serde_json::{Value, json};
 
 use super::super::play::code;
 use super::super::svg::board::{self, Ghost, GhostKind, View};
+use super::super::svg::top;
 use super::App;
 use super::guard::{ApiError, Body, Json};
 use super::state::{Aim, aim, aimed_json, shapes_json, state_json, why};
@@ -400,7 +401,7 @@ pub async fn view(
     };
     Ok(axum::Json(json!({
         "board": board::iso(&pos, &v),
-        "top": board::top(&pos, &v),
+        "top": top::top(&pos, &v),
         "aim": aimed.as_ref().map(aimed_json),
     })))
 }

@@ -1,14 +1,14 @@
 //! The board as SVG: an isometric view of the 8x8x3 volume that can be
 //! turned in quarter turns, with the upper layers faded on request, ghost
 //! pieces (a placement being aimed, the engine's line, a better move), the
-//! last placement and a winning bridge marked; and a top view (owner and
-//! height of every column, north up).
+//! last placement and a winning bridge marked.
 
 use std::fmt::Write;
 
 use cabra::game::bridge::shortest_bridge;
 use cabra::game::{Cell, Move, Player, Position, Status, WinReason};
 
+use super::top::top;
 use super::{escape, num, shades};
 
 /// Half the width of a cell's diamond.
@@ -17,8 +17,6 @@ const A: f64 = 24.0;
 const B: f64 = 14.0;
 /// The height of a cube.
 const H: f64 = 28.0;
-/// The size of a square of the top view.
-const SQ: f64 = 26.0;
 
 /// What a ghost piece stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,7 +32,7 @@ pub enum GhostKind {
 }
 
 impl GhostKind {
-    fn class(self) -> &'static str {
+    pub(super) fn class(self) -> &'static str {
         match self {
             GhostKind::Legal => "legal",
             GhostKind::Illegal => "illegal",
@@ -122,7 +120,7 @@ fn cell_uv(rotation: u8, x: i8, y: i8) -> (f64, f64) {
     (a.min(c), b.min(d))
 }
 
-fn inside(c: [i8; 3]) -> bool {
+pub(super) fn inside(c: [i8; 3]) -> bool {
     (0..8).contains(&c[0]) && (0..8).contains(&c[1]) && (0..3).contains(&c[2])
 }
 
@@ -141,7 +139,7 @@ pub fn bridge_cells(pos: &Position) -> Vec<Cell> {
 
 /// The cubes of the last move when it was a placement (a swap or a time
 /// machine marks nothing).
-fn last_cells(pos: &Position) -> Vec<Cell> {
+pub(super) fn last_cells(pos: &Position) -> Vec<Cell> {
     pos.moves()
         .last()
         .and_then(|m| Move::placement(*m))
@@ -371,107 +369,6 @@ fn edges(s: &mut String, r: u8) {
         text(s, (-0.55, d), &i.to_string(), 10, "#7d735f");
     }
     s.push_str("</g>");
-}
-
-/// The top view as an `<svg>` element: each column in the colour of its
-/// top cube, darker the higher it stands, with its height written on it.
-pub fn top(pos: &Position, view: &View) -> String {
-    let last = last_cells(pos);
-    let bridge = bridge_cells(pos);
-    let o = 24.0;
-    let mut s = String::new();
-    s.push_str(r##"<svg xmlns="http://www.w3.org/2000/svg" class="top" viewBox="0 0 256 256" role="img" aria-label="the board from above: owner and height of each column">"##);
-    let at = |x: u8, y: u8| (o + SQ * f64::from(x), o + SQ * f64::from(y));
-    for y in 0..8u8 {
-        for x in 0..8u8 {
-            let (px, py) = at(x, y);
-            let rim = x == 0 || y == 0 || x == 7 || y == 7;
-            let (fill, height, owner) = match pos.top(x, y) {
-                Some((p, z)) => (shades(p)[[0, 1, 2][z as usize]], z + 1, Some(p)),
-                None => (if rim { "#e3d8bf" } else { "#f1ebdc" }, 0, None),
-            };
-            let is_last = last.iter().any(|c| c.x == x && c.y == y);
-            let stroke = if is_last {
-                r##"stroke="#111" stroke-width="2.4""##
-            } else {
-                r##"stroke="#b9ad94" stroke-width="0.6""##
-            };
-            let owner_attr = owner.map_or(String::new(), |p| {
-                format!(r##" data-owner="{}""##, p.number())
-            });
-            let _ = write!(
-                s,
-                r##"<rect class="column{}" data-x="{x}" data-y="{y}" data-height="{height}"{owner_attr} x="{}" y="{}" width="{SQ}" height="{SQ}" fill="{fill}" {stroke}/>"##,
-                if is_last { " last" } else { "" },
-                num(px),
-                num(py)
-            );
-            if height > 0 {
-                let colour = if height == 1 { "#222" } else { "#fff" };
-                let _ = write!(
-                    s,
-                    r##"<text x="{}" y="{}" font-size="12" text-anchor="middle" dominant-baseline="central" fill="{colour}" pointer-events="none">{height}</text>"##,
-                    num(px + SQ / 2.0),
-                    num(py + SQ / 2.0)
-                );
-            }
-            if bridge.iter().any(|c| c.x == x && c.y == y) {
-                let _ = write!(
-                    s,
-                    r##"<circle class="bridge" cx="{}" cy="{}" r="4" fill="#ffc400" stroke="#111" stroke-width="0.8" pointer-events="none"/>"##,
-                    num(px + 5.0),
-                    num(py + 5.0)
-                );
-            }
-        }
-    }
-    for g in &view.ghosts {
-        let (colour, width) = match g.kind {
-            GhostKind::Illegal => ("#d00000", 2.0),
-            GhostKind::Better => ("#0b6b2e", 2.0),
-            _ => ("#111", 1.6),
-        };
-        let mut cols: Vec<(i8, i8)> = g
-            .cells
-            .iter()
-            .filter(|&&c| inside(c))
-            .map(|c| (c[0], c[1]))
-            .collect();
-        cols.dedup();
-        for (x, y) in cols {
-            let (px, py) = at(x as u8, y as u8);
-            let _ = write!(
-                s,
-                r##"<rect class="ghost {}" x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{colour}" stroke-width="{width}" stroke-dasharray="3 2" pointer-events="none"/>"##,
-                g.kind.class(),
-                num(px + 2.0),
-                num(py + 2.0),
-                num(SQ - 4.0),
-                num(SQ - 4.0)
-            );
-        }
-    }
-    let grey = "#7d735f";
-    for i in 0..8u8 {
-        let c = o + SQ * (f64::from(i) + 0.5);
-        let _ = write!(
-            s,
-            r##"<text x="{}" y="15" font-size="10" text-anchor="middle" fill="{grey}">{i}</text><text x="13" y="{}" font-size="10" text-anchor="middle" dominant-baseline="central" fill="{grey}">{i}</text>"##,
-            num(c),
-            num(c)
-        );
-    }
-    let end = o + 8.0 * SQ;
-    let _ = write!(
-        s,
-        r##"<line x1="{o}" y1="{o}" x2="{end}" y2="{o}" stroke="#c8962a" stroke-width="3"/><line x1="{o}" y1="{end}" x2="{end}" y2="{end}" stroke="#c8962a" stroke-width="3"/><line x1="{o}" y1="{o}" x2="{o}" y2="{end}" stroke="#3e9a62" stroke-width="3"/><line x1="{end}" y1="{o}" x2="{end}" y2="{end}" stroke="#3e9a62" stroke-width="3"/><text x="{}" y="{}" font-size="10" text-anchor="middle" fill="{grey}">S</text><text x="{}" y="{}" font-size="10" text-anchor="middle" dominant-baseline="central" fill="{grey}">E</text>"##,
-        num(o + 4.0 * SQ),
-        num(end + 12.0),
-        num(end + 9.0),
-        num(o + 4.0 * SQ)
-    );
-    s.push_str("</svg>");
-    s
 }
 
 /// The 3D view and the top view side by side, with a caption: the picture

@@ -1,7 +1,8 @@
 //! Pictures of the game as SVG, drawn once for the browser (`cabra serve`)
 //! and the command line (`show --svg`, `analyze --svg`):
 //!
-//! - [`board`]: the isometric 3D view of the 8x8x3 volume and the top view;
+//! - [`board`]: the isometric 3D view of the 8x8x3 volume;
+//! - [`top`]: the top view, owner and height of every column;
 //! - [`plot`]: the win-rate graph of an analysis, with its marks.
 //!
 //! Every clickable shape carries `data-` attributes (`data-x`/`data-y` for
@@ -9,6 +10,7 @@
 
 pub mod board;
 pub mod plot;
+pub mod top;
 
 use cabra::game::Player;
 

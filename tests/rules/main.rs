@@ -7,6 +7,7 @@
 mod common;
 
 mod properties;
+mod reference;
 mod rules;
 mod variants;
 mod vectors;

@@ -195,8 +195,10 @@ fn an_engine_on_a_clock_spends_its_share_or_less() {
         assert!(pos.is_legal_move(mv));
         // 1.5 / 14 of two seconds, less the overhead: about 184 ms.
         let share = allocation(clock.left, clock.increment, &pos);
+        // The margin is wide for a busy machine; a bug would spend
+        // far more of the two seconds.
         assert!(
-            used < share + ms(150),
+            used < share + ms(400),
             "{early_stop}: {used:?} for {share:?}"
         );
         if early_stop == "off" {

@@ -107,7 +107,7 @@ pub struct BudgetOptions {
     /// Stop a search once the tree holds this many nodes, e.g. 1M.
     #[arg(long, value_parser = parse_count, value_name = "N")]
     pub nodes: Option<u64>,
-    /// Search threads (independent trees), 1 to 256.
+    /// Search threads (sharing one tree), 1 to 256.
     #[arg(long, value_parser = parse_threads, value_name = "N")]
     pub threads: Option<usize>,
     /// The random seed of the search.

@@ -35,7 +35,7 @@ pub struct EngineConfig {
     /// for the move that gives the opponent the most chances to go wrong
     /// (among those that keep a draw; `swindle.rs`).
     pub swindle: bool,
-    /// Threads (independent trees); `None`: what the caller decides.
+    /// Threads searching the tree together; `None`: what the caller decides.
     pub threads: Option<usize>,
     /// Thinking time per move; `None`: what the caller decides.
     pub time: Option<Duration>,
@@ -288,7 +288,7 @@ pub const KEYS: &[Key] = &[
     Key {
         name: "threads",
         value: "N",
-        help: "independent trees searched in parallel, 1 to 256 (default: the command's)",
+        help: "threads searching one tree together, 1 to 256 (default: the command's)",
         set: |c, v| {
             c.threads = Some(parse_threads(v)?);
             Ok(())

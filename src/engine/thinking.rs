@@ -43,7 +43,7 @@ pub struct Thought {
     pub interrupted: bool,
 }
 
-/// The engine: a configuration, a seed, and the search trees of the game
+/// The engine: a configuration, a seed, and the search tree of the game
 /// it follows.
 pub struct Engine {
     config: EngineConfig,
@@ -73,19 +73,19 @@ impl Engine {
         &self.config
     }
 
-    /// Changes the configuration (the trees are dropped).
+    /// Changes the configuration (the tree is dropped).
     pub fn set_config(&mut self, config: EngineConfig) {
         self.threads = config.threads.unwrap_or(self.threads);
         self.config = config;
         self.searcher = None;
     }
 
-    /// Threads (independent trees) searched in parallel.
+    /// Threads searching the tree together.
     pub fn threads(&self) -> usize {
         self.threads
     }
 
-    /// Changes the number of threads (the trees are dropped).
+    /// Changes the number of threads (the tree is dropped).
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
         self.config.threads = Some(self.threads);
@@ -97,7 +97,7 @@ impl Engine {
         self.seed
     }
 
-    /// Changes the seed (the trees are dropped).
+    /// Changes the seed (the tree is dropped).
     pub fn set_seed(&mut self, seed: u64) {
         self.seed = seed;
         self.searcher = None;
@@ -138,18 +138,18 @@ impl Engine {
         self.stop = flag;
     }
 
-    /// Drops the trees: the next search starts from scratch.
+    /// Drops the tree: the next search starts from scratch.
     pub fn forget(&mut self) {
         self.searcher = None;
     }
 
-    /// Nodes in the trees.
+    /// Nodes in the tree.
     pub fn nodes(&self) -> usize {
         self.searcher.as_ref().map_or(0, |s| s.nodes())
     }
 
-    /// The searcher at `pos`: the trees are kept when `pos` continues the
-    /// game they were grown for (and the configuration reuses trees),
+    /// The searcher at `pos`: the tree is kept when `pos` continues the
+    /// game it was grown for (and the configuration reuses trees),
     /// dropped otherwise.
     fn searcher_at(&mut self, pos: &Position) -> &mut Searcher<Position> {
         let reuse = self.config.reuse;

@@ -15,12 +15,12 @@ pub const DEFAULT_THREAT_VISITS: u32 = 16;
 pub struct SearchConfig {
     /// Selection parameters (exploration constant, first-play urgency).
     pub uct: Uct,
-    /// Independent trees searched in parallel, one per thread.
+    /// Threads growing the tree together.
     pub threads: usize,
-    /// Base seed; tree `i` uses a seed derived from it and `i`.
+    /// Base seed; thread `i` uses a seed derived from it and `i`.
     pub seed: u64,
-    /// Most nodes in all trees together (split evenly between them). A tree
-    /// at its cap stops growing and keeps playing out from its leaves.
+    /// Most nodes in the tree. At its cap the tree stops growing and the
+    /// search keeps playing out from its leaves.
     pub node_cap: usize,
     /// Prove wins and losses in the tree (MCTS-Solver). Off only for tests
     /// of the plain statistics.
@@ -36,8 +36,8 @@ pub struct SearchConfig {
     /// With `threats`: a node is checked for threats once it has this
     /// many visits (1: at its first expansion).
     pub threat_visits: u32,
-    /// Keep a table of last good replies ([`super::Replies`]), learned
-    /// from every iteration and passed to the playouts.
+    /// Keep a table of last good replies ([`super::Replies`]) per thread,
+    /// learned from its iterations and passed to its playouts.
     pub replies: bool,
     /// With `replies`: a node's first child is the stored reply to the
     /// move into it, when legal, before the move order.

@@ -1,11 +1,12 @@
-//! The searcher: one tree per thread, searched in parallel, kept between
+//! The searcher: one tree, searched by one thread or several, kept between
 //! moves.
 //!
-//! Root parallelism: each thread grows its own independent tree (its own
-//! random seed, derived from the base seed); nothing is shared in the hot
-//! loop. At the end the root statistics are summed per move. With one
-//! thread, a seed and an iteration (or node) limit, the result is exactly
-//! reproducible.
+//! Tree parallelism: every thread grows the same tree, each with its own
+//! random stream, playouts and reply table ([`Walk`]); a thread holds the
+//! tree's lock while it descends and backs up, not while it plays out, and
+//! a virtual loss on its path sends the others elsewhere meanwhile. With
+//! one thread, a seed and an iteration (or node) limit, the result is
+//! exactly reproducible.
 //!
 //! Tree reuse: [`Searcher::advance`] copies the subtree under the move played
 //! into a fresh, compact arena (garbage from the rest of the old tree is
@@ -21,13 +22,17 @@ use super::limits::{Limits, Stopper, share};
 use super::order::{child_salt, mix};
 use super::report::{MoveStats, Proven, Report};
 use super::tree::{Node, Proof, ROOT};
+use super::walk::Walk;
 use super::worker::Worker;
 
-/// A search over positions of one game, keeping its trees between moves.
+/// A search over positions of one game, keeping its tree between moves.
 pub struct Searcher<G: Game> {
     root: G,
     config: SearchConfig,
-    workers: Vec<Worker<G>>,
+    /// The tree.
+    worker: Worker<G>,
+    /// One walk per thread.
+    walks: Vec<Walk<G>>,
     pool: Option<rayon::ThreadPool>,
 }
 
@@ -42,9 +47,10 @@ impl<G: Game> Searcher<G> {
     /// A searcher at `root` whose playouts use `playout`.
     pub fn with_playout(root: G, config: SearchConfig, playout: G::Playout) -> Self {
         let threads = config.threads.max(1);
-        let cap = (config.node_cap / threads).max(1);
-        let workers = (0..threads)
-            .map(|i| Worker::new(&root, &config, &playout, tree_seed(config.seed, i), cap))
+        let seed = thread_seed(config.seed, 0);
+        let worker = Worker::new(&root, &config, seed, config.node_cap);
+        let walks = (0..threads)
+            .map(|i| Walk::new(&playout, thread_seed(config.seed, i), config.replies))
             .collect();
         let pool = (threads > 1).then(|| {
             rayon::ThreadPoolBuilder::new()
@@ -56,7 +62,8 @@ impl<G: Game> Searcher<G> {
         Searcher {
             root,
             config: SearchConfig { threads, ..config },
-            workers,
+            worker,
+            walks,
             pool,
         }
     }
@@ -76,42 +83,47 @@ impl<G: Game> Searcher<G> {
         self.config.top_moves = n;
     }
 
-    /// Nodes in all trees.
+    /// Nodes in the tree.
     pub fn nodes(&self) -> usize {
-        self.workers.iter().map(|w| w.tree.count()).sum()
+        self.worker.tree.count()
     }
 
-    /// Arena slots in all trees (nodes plus spare room), for memory estimates.
+    /// Arena slots of the tree (nodes plus spare room), for memory estimates.
     pub fn slots(&self) -> usize {
-        self.workers.iter().map(|w| w.tree.slots()).sum()
+        self.worker.tree.slots()
     }
 
     /// Searches the current position until a limit is reached and reports.
-    /// Continues the existing trees, so repeated calls add up.
+    /// Continues the existing tree, so repeated calls add up.
     pub fn search(&mut self, limits: &Limits) -> Report<G::Move> {
         let start = Instant::now();
         let stopper = Stopper::new(limits, start);
-        let n = self.workers.len();
+        let n = self.walks.len();
         let root = &self.root;
+        let max_nodes = share(limits.nodes, 1, 0);
         let iterations: u64 = match &self.pool {
-            None => self.workers[0].run(
+            None => self.worker.run(
+                &mut self.walks[0],
                 root,
                 share(limits.iterations, 1, 0),
-                share(limits.nodes, 1, 0),
+                max_nodes,
                 &stopper,
             ),
             Some(pool) => {
-                // One tree per pool thread: `broadcast` runs the closure once
-                // on each thread; each locks only its own tree.
-                let cells: Vec<Mutex<&mut Worker<G>>> =
-                    self.workers.iter_mut().map(Mutex::new).collect();
+                // `broadcast` runs the closure once on each pool thread,
+                // each with its own walk over the one tree.
+                let shared = Mutex::new(&mut self.worker);
+                let walks: Vec<Mutex<&mut Walk<G>>> =
+                    self.walks.iter_mut().map(Mutex::new).collect();
                 pool.broadcast(|ctx| {
                     let i = ctx.index();
-                    let mut w = cells[i].lock().expect("search thread panicked");
-                    w.run(
+                    let mut walk = walks[i].lock().expect("a search thread panicked");
+                    Worker::run_shared(
+                        &shared,
+                        &mut walk,
                         root,
                         share(limits.iterations, n, i),
-                        share(limits.nodes, n, i),
+                        max_nodes,
                         &stopper,
                     )
                 })
@@ -123,56 +135,49 @@ impl<G: Game> Searcher<G> {
         self.report(iterations, seconds)
     }
 
-    /// Plays `mv` at the root, keeping what each tree knows about the
+    /// Plays `mv` at the root, keeping what the tree knows about the
     /// position after it (the copy takes time proportional to that subtree).
     /// Panics if `mv` is not legal.
     pub fn advance(&mut self, mv: G::Move) {
         assert!(self.root.is_legal(mv), "advance: illegal move {mv:?}");
         self.root.play(mv);
         let id = G::move_id(mv);
-        for w in &mut self.workers {
-            let salt = child_salt(w.root_salt, id);
-            let root = &w.tree;
-            let found = root
-                .children(ROOT)
-                .iter()
-                .position(|c| usize::from(c.mv) == id);
-            let child = found.map(|slot| root.node(ROOT).first + slot as u32);
-            // A root move proven lost by the threat rule has no children:
-            // its proof names no move to play from there, so a fresh tree
-            // (whose win check finds the winning move) replaces it.
-            let settled_empty = child.is_some_and(|c| {
-                let n = root.node(c);
-                n.proof != Proof::Unknown && n.len == 0
-            });
-            match child {
-                Some(c) if !settled_empty => {
-                    let sub = root.extract(c);
-                    w.install(sub, &self.root, salt);
-                }
-                _ => w.reset(&self.root, salt),
+        let w = &mut self.worker;
+        let salt = child_salt(w.root_salt, id);
+        let root = &w.tree;
+        let found = root
+            .children(ROOT)
+            .iter()
+            .position(|c| usize::from(c.mv) == id);
+        let child = found.map(|slot| root.node(ROOT).first + slot as u32);
+        // A root move proven lost by the threat rule has no children:
+        // its proof names no move to play from there, so a fresh tree
+        // (whose win check finds the winning move) replaces it.
+        let settled_empty = child.is_some_and(|c| {
+            let n = root.node(c);
+            n.proof != Proof::Unknown && n.len == 0
+        });
+        match child {
+            Some(c) if !settled_empty => {
+                let sub = root.extract(c);
+                w.install(sub, &self.root, salt);
             }
+            _ => w.reset(&self.root, salt),
         }
     }
 
-    /// Starts over at a new position, dropping the trees.
+    /// Starts over at a new position, dropping the tree.
     pub fn set_position(&mut self, root: G) {
         self.root = root;
-        for w in &mut self.workers {
-            let salt = mix(w.root_salt);
-            w.reset(&self.root, salt);
-        }
+        let salt = mix(self.worker.root_salt);
+        self.worker.reset(&self.root, salt);
     }
 
-    /// Builds the report from the roots of all trees.
+    /// Builds the report from the root of the tree.
     fn report(&self, iterations: u64, seconds: f64) -> Report<G::Move> {
         let stats = self.root_stats();
         let best = self.choose(&stats);
-        let root_proof = self
-            .workers
-            .iter()
-            .map(|w| w.tree.node(ROOT).proof)
-            .find(|&p| p != Proof::Unknown);
+        let root_proof = Some(self.worker.tree.node(ROOT).proof).filter(|&p| p != Proof::Unknown);
         let best_stats = best.and_then(|id| stats.iter().find(|s| s.id == id));
         let proven = match root_proof {
             // The root's proof is for the player who moved into it.
@@ -225,30 +230,22 @@ impl<G: Game> Searcher<G> {
             },
             pv: best.map(|id| self.pv(id)).unwrap_or_default(),
             top,
-            threads: self.workers.len(),
+            threads: self.walks.len(),
         }
     }
 
-    /// Root children of all trees, summed per move id (in id order).
+    /// The root's children, in move id order.
     fn root_stats(&self) -> Vec<Acc> {
-        let mut by_id: Vec<Option<Acc>> = vec![None; G::MOVE_SPACE];
-        for w in &self.workers {
-            for c in w.tree.children(ROOT) {
-                let a = by_id[usize::from(c.mv)].get_or_insert(Acc {
-                    id: usize::from(c.mv),
-                    visits: 0,
-                    wins2: 0,
-                    proof: Proof::Unknown,
-                });
-                a.visits += u64::from(c.visits);
-                a.wins2 += u64::from(c.wins2);
-                // Proofs are exact, so any tree's proof holds for all.
-                if c.proof != Proof::Unknown {
-                    a.proof = c.proof;
-                }
-            }
-        }
-        by_id.into_iter().flatten().collect()
+        let mut stats: Vec<Acc> = (self.worker.tree.children(ROOT).iter())
+            .map(|c| Acc {
+                id: usize::from(c.mv),
+                visits: u64::from(c.visits),
+                wins2: u64::from(c.wins2),
+                proof: c.proof,
+            })
+            .collect();
+        stats.sort_unstable_by_key(|a| a.id);
+        stats
     }
 
     /// The move to play: a proven win if there is one; else the most
@@ -267,11 +264,7 @@ impl<G: Game> Searcher<G> {
         }
         // A root proven drawn (no move wins): a move proven to draw, not an
         // unproven one that only looks better.
-        let drawn = self
-            .workers
-            .iter()
-            .any(|w| w.tree.node(ROOT).proof == Proof::Draw);
-        if drawn {
+        if self.worker.tree.node(ROOT).proof == Proof::Draw {
             if let Some(id) = most_visited(&|s| s.proof == Proof::Draw) {
                 return Some(id);
             }
@@ -288,26 +281,17 @@ impl<G: Game> Searcher<G> {
         most_visited(&|_| true)
     }
 
-    /// The principal variation from root move `first`, in the tree that
-    /// visited it most: at each node a proven win for the mover if any,
-    /// otherwise the most visited child not proven lost.
+    /// The principal variation from root move `first`: at each node a
+    /// proven win for the mover if any, otherwise the most visited child
+    /// not proven lost.
     fn pv(&self, first: usize) -> Vec<G::Move> {
         let mut pv = vec![G::move_from_id(first)];
-        let Some((tree, mut node)) = self
-            .workers
-            .iter()
-            .filter_map(|w| {
-                let slot = w
-                    .tree
-                    .children(ROOT)
-                    .iter()
-                    .position(|c| usize::from(c.mv) == first)?;
-                Some((&w.tree, w.tree.node(ROOT).first + slot as u32))
-            })
-            .max_by_key(|(t, i)| t.node(*i).visits)
+        let tree = &self.worker.tree;
+        let Some(slot) = (tree.children(ROOT).iter()).position(|c| usize::from(c.mv) == first)
         else {
             return pv;
         };
+        let mut node = tree.node(ROOT).first + slot as u32;
         while pv.len() < 64 {
             let kids = tree.children(node);
             let pick = |c: &Node| {
@@ -372,7 +356,7 @@ fn flip_child(p: Proof) -> Option<Proven> {
     }
 }
 
-/// Seed of tree `i`: distinct, well-mixed streams from one base seed.
-fn tree_seed(base: u64, i: usize) -> u64 {
+/// Seed of thread `i`: distinct, well-mixed streams from one base seed.
+fn thread_seed(base: u64, i: usize) -> u64 {
     mix(base ^ mix(i as u64))
 }

@@ -15,9 +15,10 @@ pub const CHECK_INTERVAL: u64 = 64;
 /// the root's value is proven (nothing left to learn), or when a tree
 /// reaches 2^31 root visits (the limit of its counters).
 ///
-/// With several threads the iteration and node limits are totals, split as
-/// evenly as possible between the trees: tree `i` of `n` gets `limit / n`,
-/// plus one if `i < limit % n`. Each tree's share is exact.
+/// With several threads the iteration limit is a total, split as evenly as
+/// possible between the threads: thread `i` of `n` gets `limit / n`, plus
+/// one if `i < limit % n`. Each thread's share is exact. The node limit is
+/// the size of the one tree they grow.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
     /// Playouts (tree iterations) to run.

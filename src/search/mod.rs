@@ -35,8 +35,9 @@
 //! - Playouts by [`Game::policy_playout`] with a [`Playout`] policy
 //!   (Caminos: take wins, play the last good reply to the previous move
 //!   (`replies.rs`), shun the bottom perimeter).
-//! - Root parallelism: one independent tree per thread, root statistics
-//!   summed per move at the end.
+//! - Tree parallelism: the threads grow one tree, each holding its lock
+//!   only to descend and back up, with a virtual loss on its path while it
+//!   plays out (`walk.rs`, [`Searcher`]).
 //! - Memory: 24-byte nodes in `u32`-indexed arenas, about 36 bytes per node
 //!   measured in all; a node cap ([`SearchConfig::node_cap`]) after which
 //!   the trees stop growing but the search goes on.
@@ -54,6 +55,7 @@ mod report;
 mod solver;
 pub mod toy;
 mod tree;
+mod walk;
 mod worker;
 
 pub use config::{DEFAULT_NODE_CAP, DEFAULT_THREAT_VISITS, SearchConfig};

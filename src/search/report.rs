@@ -18,7 +18,7 @@ pub enum Proven {
     Draw,
 }
 
-/// Statistics of one root move, summed over all trees.
+/// Statistics of one root move.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MoveStats<M> {
     /// The move.
@@ -57,7 +57,7 @@ pub struct Report<M> {
     pub pv: Vec<M>,
     /// The most visited root moves, best first.
     pub top: Vec<MoveStats<M>>,
-    /// Trees searched in parallel.
+    /// Threads that searched the tree.
     pub threads: usize,
 }
 

@@ -1,11 +1,11 @@
 //! One tree and the loop that grows it: select, expand one node, play out,
-//! back up.
+//! back up. Several threads may grow the same tree ([`Worker::run_shared`]):
+//! each brings its own [`Walk`] and holds the tree's lock for the descent
+//! and the backup only, not for the playout.
 
 use std::marker::PhantomData;
+use std::sync::Mutex;
 use std::sync::atomic::Ordering;
-
-use rand::SeedableRng;
-use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::config::SearchConfig;
 use super::game::Game;
@@ -14,9 +14,9 @@ use super::maxtree::MaxTrees;
 use super::order::{MoveOrder, child_salt, mix};
 use super::outcome::{Outcome, Side};
 use super::policy::{Tables, Uct};
-use super::replies::Replies;
 use super::solver;
 use super::tree::{NONE, Node, Proof, ROOT, Tree};
+use super::walk::Walk;
 
 /// Nodes with at least this many children select through a max-tree
 /// instead of a scan.
@@ -54,11 +54,22 @@ fn exact_budget(visits: u32, root: bool) -> u64 {
 enum Expansion {
     /// A child was added (and pushed on the path); the game ended with this.
     Done(Outcome),
+    /// A child was added (and pushed on the path) and its game, played
+    /// into it, goes on: a playout follows.
+    Open,
     /// The node has no untried legal move left.
     Exhausted,
     /// A root child was added and proven lost at once (it lets the
     /// opponent win in one); nothing to back up: choose again at the root.
     Pruned,
+}
+
+/// Where a descent ended.
+pub(crate) enum Leaf<G> {
+    /// In the tree: a proven node, a finished game or a win found.
+    Ended(Outcome),
+    /// At a new or capped leaf whose game goes on: to be played out.
+    Open(G),
 }
 
 /// Whether `mv` (legal for the side to move in `game`, which faces the
@@ -77,13 +88,8 @@ fn stops<G: Game>(game: &G, threat: &G::Threat, mv: G::Move) -> bool {
         || after.winning_move().is_none()
 }
 
-/// A single search tree with its own random stream.
-///
-/// Aligned to 128 bytes so that two workers side by side in a `Vec` never
-/// share a cache line (or an adjacent-line prefetch pair): each thread
-/// writes its worker's fields (random state, path, counts) all the time.
+/// A search tree and what grows it, shared by the threads that search it.
 #[derive(Clone, Debug)]
-#[repr(align(128))]
 pub(crate) struct Worker<G: Game> {
     pub tree: Tree,
     accel: MaxTrees,
@@ -102,38 +108,16 @@ pub(crate) struct Worker<G: Game> {
     exact: bool,
     /// The exact search's state (its transposition table).
     exact_state: G::Exact,
-    playout: G::Playout,
-    /// Move ids of the current playout (when the replies need them).
-    played: Vec<u16>,
-    /// The side to move where the current playout started.
-    leaf_side: Side,
-    /// Last good replies, learned from every iteration (when configured).
-    replies: Option<Replies>,
-    /// The moves of the current iteration, tree and playout, for `replies`,
-    /// and the side that made each.
-    line: Vec<u16>,
-    sides: Vec<Side>,
     order: MoveOrder,
-    rng: Xoshiro256PlusPlus,
     /// Salt of the root's move order; children's salts are derived from it.
     pub root_salt: u64,
     node_cap: usize,
-    /// Nodes of the current descent, root first.
-    path: Vec<u32>,
-    /// The player who moved into each node of `path`.
-    movers: Vec<Side>,
     _game: PhantomData<fn(G)>,
 }
 
 impl<G: Game> Worker<G> {
-    /// An empty tree for `root`.
-    pub fn new(
-        root: &G,
-        config: &SearchConfig,
-        playout: &G::Playout,
-        seed: u64,
-        node_cap: usize,
-    ) -> Self {
+    /// An empty tree for `root`; `seed` salts its move order.
+    pub fn new(root: &G, config: &SearchConfig, seed: u64, node_cap: usize) -> Self {
         let uct: Uct = config.uct;
         let mut w = Worker {
             tree: Tree::new(0),
@@ -147,18 +131,9 @@ impl<G: Game> Worker<G> {
             reply_first: config.reply_first && config.replies,
             exact: config.solver && config.exact,
             exact_state: G::Exact::default(),
-            playout: playout.clone(),
-            played: Vec::with_capacity(128),
-            leaf_side: 0,
-            replies: config.replies.then(|| Replies::new(G::MOVE_SPACE)),
-            line: Vec::with_capacity(128),
-            sides: Vec::with_capacity(128),
             order: MoveOrder::new(G::MOVE_SPACE, if config.ranked { G::RANKS } else { 1 }),
-            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             root_salt: mix(seed ^ 0x5EED),
             node_cap: node_cap.max(1),
-            path: Vec::with_capacity(64),
-            movers: Vec::with_capacity(64),
             _game: PhantomData,
         };
         w.reset(root, w.root_salt);
@@ -186,20 +161,31 @@ impl<G: Game> Worker<G> {
         self.tree.node(ROOT).proof != Proof::Unknown
     }
 
+    /// Whether the tree may grow on: below `max_nodes` nodes and the
+    /// root's visit limit, and not solved.
+    fn open(&self, max_nodes: u64) -> bool {
+        (self.tree.count() as u64) < max_nodes
+            && self.tree.node(ROOT).visits < MAX_ROOT_VISITS
+            && !self.solved()
+    }
+
     /// Runs iterations from `root` until this tree's shares of the limits
     /// are used up, the stopper says stop, or the root is solved. Returns the
     /// number of iterations run.
-    pub fn run(&mut self, root: &G, max_iterations: u64, max_nodes: u64, stop: &Stopper) -> u64 {
+    pub fn run(
+        &mut self,
+        walk: &mut Walk<G>,
+        root: &G,
+        max_iterations: u64,
+        max_nodes: u64,
+        stop: &Stopper,
+    ) -> u64 {
         let mut done = 0;
-        while done < max_iterations
-            && (self.tree.count() as u64) < max_nodes
-            && self.tree.node(ROOT).visits < MAX_ROOT_VISITS
-            && !self.solved()
-        {
+        while done < max_iterations && self.open(max_nodes) {
             if done % CHECK_INTERVAL == 0 && stop.should_stop() {
                 break;
             }
-            self.iterate(root);
+            self.iterate(walk, root);
             done += 1;
         }
         if self.solved() {
@@ -208,14 +194,78 @@ impl<G: Game> Worker<G> {
         done
     }
 
+    /// [`Worker::run`] for one of several threads growing the tree behind
+    /// `shared`: the lock is held for the descent and the backup, and a
+    /// virtual loss on the path while the playout runs steers the other
+    /// threads elsewhere. Returns the number of iterations this thread ran.
+    pub fn run_shared(
+        shared: &Mutex<&mut Self>,
+        walk: &mut Walk<G>,
+        root: &G,
+        max_iterations: u64,
+        max_nodes: u64,
+        stop: &Stopper,
+    ) -> u64 {
+        // The lock is held for about a microsecond at a time: spinning
+        // costs less than sleeping and being woken.
+        let lock = || loop {
+            match shared.try_lock() {
+                Ok(w) => break w,
+                Err(std::sync::TryLockError::WouldBlock) => std::hint::spin_loop(),
+                Err(std::sync::TryLockError::Poisoned(_)) => panic!("a search thread panicked"),
+            }
+        };
+        let mut done = 0;
+        // The result of this thread's last playout, backed up at its next
+        // turn with the lock, together with its next descent.
+        let mut pending: Option<Outcome> = None;
+        let mut w = lock();
+        loop {
+            if let Some(o) = pending.take() {
+                // Another thread may have moved the blocks of the path's nodes.
+                w.resolve(walk);
+                w.backup(walk, o, true);
+                done += 1;
+            }
+            if done >= max_iterations
+                || (done % CHECK_INTERVAL == 0 && stop.should_stop())
+                || !w.open(max_nodes)
+            {
+                break;
+            }
+            match w.descend(walk, root) {
+                Leaf::Ended(o) => {
+                    w.backup(walk, o, false);
+                    done += 1;
+                }
+                Leaf::Open(mut game) => {
+                    w.add_virtual_loss(walk);
+                    drop(w);
+                    pending = Some(walk.playout(&mut game));
+                    w = lock();
+                }
+            }
+        }
+        if w.solved() {
+            stop.solved.store(true, Ordering::Relaxed);
+        }
+        done
+    }
+
     /// One iteration: descend, expand at most one node, play out, back up.
-    pub fn iterate(&mut self, root: &G) {
+    pub fn iterate(&mut self, walk: &mut Walk<G>, root: &G) {
+        let outcome = match self.descend(walk, root) {
+            Leaf::Ended(o) => o,
+            Leaf::Open(mut game) => walk.playout(&mut game),
+        };
+        self.backup(walk, outcome, false);
+    }
+
+    /// Descends from the root by UCT, expanding at most one node, and
+    /// leaves the path in `walk`.
+    fn descend(&mut self, walk: &mut Walk<G>, root: &G) -> Leaf<G> {
         let mut game = root.clone();
-        self.played.clear();
-        self.path.clear();
-        self.movers.clear();
-        self.path.push(ROOT);
-        self.movers.push(1 - root.side_to_move());
+        walk.start(root.side_to_move());
         let mut node = ROOT;
         let mut salt = self.root_salt;
         // The node last asked about by the exact search (once per arrival:
@@ -223,8 +273,8 @@ impl<G: Game> Worker<G> {
         let mut asked = NONE;
         let outcome = loop {
             let n = *self.tree.node(node);
-            let depth = self.path.len() - 1;
-            if let Some(o) = solver::outcome(n.proof, self.movers[depth]) {
+            let depth = walk.path.len() - 1;
+            if let Some(o) = solver::outcome(n.proof, walk.movers[depth]) {
                 break o;
             }
             if self.exact && node != asked && exact_due(n.visits) {
@@ -234,8 +284,8 @@ impl<G: Game> Worker<G> {
                     if node == ROOT {
                         self.prove_root_move(game.side_to_move(), o, mv);
                     }
-                    self.tree.node_mut(node).proof = solver::terminal(o, self.movers[depth]);
-                    self.propagate();
+                    self.tree.node_mut(node).proof = solver::terminal(o, walk.movers[depth]);
+                    self.propagate(walk);
                     break o;
                 }
             }
@@ -249,8 +299,9 @@ impl<G: Game> Worker<G> {
             let exhausted = u32::from(n.cursor) == self.order.end();
             let can_grow = !exhausted && self.tree.count() < self.node_cap;
             if can_grow && (key == f32::NEG_INFINITY || self.uct.fpu > key) {
-                match self.expand(node, salt, &mut game, side) {
+                match self.expand(walk, node, salt, &mut game, side) {
                     Expansion::Done(o) => break o,
+                    Expansion::Open => return self.open_leaf(walk, game),
                     // Now exhausted (and perhaps proven): choose again.
                     Expansion::Exhausted => continue,
                     // A losing move is not a sample of this node's value:
@@ -262,17 +313,57 @@ impl<G: Game> Worker<G> {
             if key == f32::NEG_INFINITY {
                 // No child to descend into and no room to grow: a leaf at
                 // the node cap. Play out from here.
-                break self.playout(&mut game);
+                return self.open_leaf(walk, game);
             }
             let child = n.first + slot as u32;
             let mv = usize::from(self.tree.node(child).mv);
             game.play(G::move_from_id(mv));
             salt = child_salt(salt, mv);
-            self.path.push(child);
-            self.movers.push(side);
+            walk.push(child, slot, side);
             node = child;
         };
-        self.backup(outcome);
+        Leaf::Ended(outcome)
+    }
+
+    /// A leaf whose game goes on: remembers the move into it, which the
+    /// playout's first reply answers.
+    fn open_leaf(&self, walk: &mut Walk<G>, game: G) -> Leaf<G> {
+        let len = walk.path.len();
+        walk.last = (len > 1).then(|| usize::from(self.tree.node(walk.path[len - 1]).mv));
+        Leaf::Open(game)
+    }
+
+    /// Counts a visit without a reward on every node of the path, until
+    /// the playout's result comes back.
+    fn add_virtual_loss(&mut self, walk: &Walk<G>) {
+        for j in 0..walk.path.len() {
+            self.tree.node_mut(walk.path[j]).visits += 1;
+            self.update_key(walk, j);
+        }
+    }
+
+    /// Finds the path's nodes again from the root by their slots.
+    fn resolve(&self, walk: &mut Walk<G>) {
+        for j in 1..walk.path.len() {
+            walk.path[j] = self.tree.node(walk.path[j - 1]).first + u32::from(walk.slots[j]);
+        }
+    }
+
+    /// Keeps the max-tree of the parent of the path's node `j` (if any) in
+    /// step with that node's statistics.
+    #[inline]
+    fn update_key(&mut self, walk: &Walk<G>, j: usize) {
+        if j == 0 {
+            return;
+        }
+        let i = walk.path[j];
+        let parent = *self.tree.node(walk.path[j - 1]);
+        if parent.accel != NONE {
+            let scale = self.accel.scale(parent.accel);
+            let key = self.tables.key(self.tree.node(i), scale);
+            self.accel
+                .set(parent.accel, (i - parent.first) as usize, key);
+        }
     }
 
     /// Marks the root's move `mv` proven to achieve `outcome` (from the
@@ -320,65 +411,24 @@ impl<G: Game> Worker<G> {
             });
     }
 
-    /// Plays `game` out by the configured policy, recording the moves when
-    /// the reply table needs them.
-    #[inline]
-    fn playout(&mut self, game: &mut G) -> Outcome {
-        self.leaf_side = game.side_to_move();
-        let played = &mut self.played;
-        let record = self.replies.is_some();
-        // The move into the leaf, which the first playout move answers.
-        let last = match self.path.len() {
-            1 => None,
-            len => Some(usize::from(self.tree.node(self.path[len - 1]).mv)),
-        };
-        game.playout(
-            &self.playout,
-            &mut self.rng,
-            self.replies.as_ref(),
-            last,
-            &mut |id| {
-                if record {
-                    played.push(id as u16);
-                }
-            },
-        )
-    }
-
-    /// Teaches the reply table the moves of this iteration, from the
-    /// root's first move on.
-    fn learn_replies(&mut self, outcome: Outcome) {
-        let Some(replies) = self.replies.as_mut() else {
-            return;
-        };
-        self.line.clear();
-        self.sides.clear();
-        for (&i, &side) in self.path[1..].iter().zip(&self.movers[1..]) {
-            self.line.push(self.tree.nodes[i as usize].mv);
-            self.sides.push(side);
-        }
-        // Playout moves alternate from the side to move at the leaf.
-        let mut side = self.leaf_side;
-        for &id in &self.played {
-            self.line.push(id);
-            self.sides.push(side);
-            side = 1 - side;
-        }
-        replies.learn(&self.line, &self.sides, outcome);
-    }
-
     /// Tries to add one child to `node` (the last node of the path) and
-    /// play it out.
-    fn expand(&mut self, node: u32, salt: u64, game: &mut G, side: Side) -> Expansion {
+    /// plays the move into it.
+    fn expand(
+        &mut self,
+        walk: &mut Walk<G>,
+        node: u32,
+        salt: u64,
+        game: &mut G,
+        side: Side,
+    ) -> Expansion {
         let n = *self.tree.node(node);
         // First expansion: an immediate win settles the node at once.
         if self.win_check && n.len == 0 && n.cursor == 0 {
             if let Some(m) = game.winning_move() {
                 let child = self.add_child(node, G::move_id(m));
                 self.tree.node_mut(child).proof = Proof::Win;
-                self.path.push(child);
-                self.movers.push(side);
-                self.propagate();
+                walk.push(child, usize::from(n.len), side);
+                self.propagate(walk);
                 return Expansion::Done(Outcome::Win(side));
             }
         }
@@ -413,7 +463,7 @@ impl<G: Game> Worker<G> {
         };
         // The reply that last won against the move into this node: a
         // refutation found elsewhere in the tree is tried first.
-        let reply = match &self.replies {
+        let reply = match &walk.replies {
             Some(r) if self.reply_first && !at_root && n.len == 0 && n.cursor == 0 => {
                 r.get(side, usize::from(n.mv)).filter(|&id| admissible(id))
             }
@@ -443,7 +493,7 @@ impl<G: Game> Worker<G> {
         };
         let Some(id) = found else {
             if self.solver {
-                let mover = self.movers[self.movers.len() - 1];
+                let mover = walk.movers[walk.movers.len() - 1];
                 let same_side = mover == side;
                 let mut p = solver::settle(&self.tree, node, true, same_side);
                 if threat.is_some() && self.tree.node(node).len == 0 {
@@ -452,21 +502,20 @@ impl<G: Game> Worker<G> {
                 }
                 if p != Proof::Unknown {
                     self.tree.node_mut(node).proof = p;
-                    self.propagate();
+                    self.propagate(walk);
                 }
             }
             return Expansion::Exhausted;
         };
         let child = self.add_child(node, id);
         let mv = G::move_from_id(id);
-        self.path.push(child);
-        self.movers.push(side);
+        let slot = child - self.tree.node(node).first;
+        walk.push(child, slot as usize, side);
         if let Some(t) = threat {
             if at_root && !stops(game, &t, mv) {
                 self.tree.node_mut(child).proof = Proof::Loss;
-                self.propagate();
-                self.path.pop();
-                self.movers.pop();
+                self.propagate(walk);
+                walk.pop();
                 return Expansion::Pruned;
             }
         }
@@ -475,19 +524,19 @@ impl<G: Game> Worker<G> {
             Some(o) => {
                 if self.solver {
                     self.tree.node_mut(child).proof = solver::terminal(o, side);
-                    self.propagate();
+                    self.propagate(walk);
                 }
                 Expansion::Done(o)
             }
-            None => Expansion::Done(self.playout(game)),
+            None => Expansion::Open,
         }
     }
 
     /// Proves what follows from the proof of the last node of the path.
-    fn propagate(&mut self) {
+    fn propagate(&mut self, walk: &Walk<G>) {
         let end = self.order.end();
-        let last = self.path.len() - 1;
-        solver::propagate(&mut self.tree, &self.path, &self.movers, last, |t, i| {
+        let last = walk.path.len() - 1;
+        solver::propagate(&mut self.tree, &walk.path, &walk.movers, last, |t, i| {
             u32::from(t.node(i).cursor) == end
         });
     }
@@ -511,28 +560,21 @@ impl<G: Game> Worker<G> {
     }
 
     /// Adds the playout's result to every node of the path, each from the
-    /// point of view of the player who moved into it.
-    fn backup(&mut self, outcome: Outcome) {
-        self.learn_replies(outcome);
-        for j in (0..self.path.len()).rev() {
-            let i = self.path[j];
-            let mover = self.movers[j];
-            let n = self.tree.node_mut(i);
-            n.visits += 1;
+    /// point of view of the player who moved into it; `virtual_loss`: the
+    /// visits were counted before the playout ([`Worker::add_virtual_loss`]).
+    fn backup(&mut self, walk: &mut Walk<G>, outcome: Outcome, virtual_loss: bool) {
+        let tree = &self.tree;
+        walk.learn_replies(|i| tree.node(i).mv, outcome);
+        for j in (0..walk.path.len()).rev() {
+            let mover = walk.movers[j];
+            let n = self.tree.node_mut(walk.path[j]);
+            n.visits += u32::from(!virtual_loss);
             n.wins2 += match outcome {
                 Outcome::Win(w) if w == mover => 2,
                 Outcome::Win(_) => 0,
                 Outcome::Draw => 1,
             };
-            if j > 0 {
-                let parent = *self.tree.node(self.path[j - 1]);
-                if parent.accel != NONE {
-                    let scale = self.accel.scale(parent.accel);
-                    let key = self.tables.key(self.tree.node(i), scale);
-                    self.accel
-                        .set(parent.accel, (i - parent.first) as usize, key);
-                }
-            }
+            self.update_key(walk, j);
         }
     }
 }
@@ -561,9 +603,10 @@ mod tests {
             ..SearchConfig::default()
         };
         let root = Hex::<5>::new();
-        let mut w = Worker::new(&root, &config, &(), 7, 1 << 20);
+        let mut w = Worker::new(&root, &config, 7, 1 << 20);
+        let mut thread = Walk::new(&(), 7, true);
         for _ in 0..20_000 {
-            w.iterate(&root);
+            w.iterate(&mut thread, &root);
         }
         let mut nodes = Vec::new();
         walk(&w.tree, ROOT, &mut nodes);
@@ -582,5 +625,45 @@ mod tests {
             with_reply > 100,
             "{with_reply} nodes began with their reply"
         );
+    }
+
+    #[test]
+    fn threads_sharing_a_tree_leave_every_count_whole() {
+        // Two threads grow one tree; while one plays out, the other moves
+        // blocks of the path's nodes. Every visit must end up counted once,
+        // with its reward, on the nodes the thread really walked through.
+        let config = SearchConfig::default();
+        let root = Hex::<5>::new();
+        let mut w = Worker::new(&root, &config, 3, 1 << 20);
+        let mut walks = [Walk::new(&(), 1, true), Walk::new(&(), 2, true)];
+        let limits = crate::search::Limits::none();
+        let stop = Stopper::new(&limits, std::time::Instant::now());
+        let shared = Mutex::new(&mut w);
+        let done: u64 = std::thread::scope(|s| {
+            let runs: Vec<_> = walks
+                .iter_mut()
+                .map(|thread| {
+                    let (shared, root, stop) = (&shared, &root, &stop);
+                    s.spawn(move || {
+                        Worker::run_shared(shared, thread, root, 20_000, u64::MAX, stop)
+                    })
+                })
+                .collect();
+            runs.into_iter().map(|r| r.join().unwrap()).sum()
+        });
+        assert_eq!(done, 40_000);
+        let mut nodes = Vec::new();
+        walk(&w.tree, ROOT, &mut nodes);
+        assert_eq!(w.tree.node(ROOT).visits, 40_000);
+        for &i in &nodes {
+            let n = w.tree.node(i);
+            assert!(n.wins2 <= 2 * n.visits, "node {i}");
+            let below: u32 = w.tree.children(i).iter().map(|c| c.visits).sum();
+            // A node's visits are those through its children, plus the
+            // playout that created it and the iterations that ended at it.
+            assert!(below <= n.visits, "node {i}: {below} > {}", n.visits);
+        }
+        let below: u32 = w.tree.children(ROOT).iter().map(|c| c.visits).sum();
+        assert_eq!(below, 40_000, "every iteration passes through a root move");
     }
 }

@@ -58,12 +58,26 @@ fn iteration_limits_are_exact() {
 }
 
 #[test]
+fn two_threads_prove_what_one_proves() {
+    use cabra::search::Proven;
+    use cabra::search::toy::TicTacToe;
+    let pos = TicTacToe::from_moves(&[0, 3, 1, 4]);
+    for threads in [1, 2] {
+        let mut s = Searcher::new(pos, config(threads, 1));
+        let r = s.search(&Limits::none().iterations(5_000));
+        assert_eq!(r.best, Some(2), "{threads} threads");
+        assert_eq!(r.proven, Some(Proven::Win), "{threads} threads");
+    }
+}
+
+#[test]
 fn node_limits_are_exact() {
     for threads in [1, 2] {
         for n in [1, 2, 500, 4_321] {
             let mut s = Searcher::new(H7::new(), config(threads, 1));
             let r = s.search(&Limits::none().nodes(n));
-            assert_eq!(r.nodes, n.max(threads as u64), "{threads} threads");
+            // The threads grow one tree, checking the limit under its lock.
+            assert_eq!(r.nodes, n, "{threads} threads");
             assert_eq!(s.nodes() as u64, r.nodes);
         }
     }
@@ -123,7 +137,7 @@ fn advance_keeps_the_subtree_of_the_move_played() {
         // old child but the one that created it went through one of them.
         let kept = s.search(&Limits::none().iterations(0));
         let visits: u64 = kept.top.iter().map(|t| t.visits).sum();
-        assert_eq!(visits, best.visits - threads as u64);
+        assert_eq!(visits, best.visits - 1);
         assert_eq!(kept.nodes as usize, nodes);
         // And it searches on from there.
         let more = s.search(&Limits::none().iterations(1_000));

@@ -181,7 +181,7 @@ per placement, then two check characters; see docs/PLAY.md for the format.",
 set iterations 50k   think this many iterations instead (reproducible with 1 thread)
 set clock 5m+5s      play on a clock: 5 minutes for the game, 5 s back a placement
                      (`set clock off` goes back to the time or iterations)
-set threads 2        search this many trees in parallel
+set threads 2        search with this many threads
 set seed 7           the engine's random seed
 set you 1            which side you play: 1, 2, both (two people) or none (watch)",
     },

@@ -1,0 +1,134 @@
+//! What one search thread carries through its iterations: its random
+//! stream, the path of its descent, its playouts and its reply table.
+//! The tree it walks is the [`super::worker::Worker`]'s, shared when
+//! several threads search it.
+
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use super::game::Game;
+use super::outcome::{Outcome, Side};
+use super::replies::Replies;
+
+/// One thread's side of the search.
+///
+/// Aligned to 128 bytes so that two walks side by side in a `Vec` never
+/// share a cache line (or an adjacent-line prefetch pair): each thread
+/// writes its walk's fields (random state, path) all the time.
+#[derive(Clone, Debug)]
+#[repr(align(128))]
+pub(crate) struct Walk<G: Game> {
+    rng: Xoshiro256PlusPlus,
+    playout: G::Playout,
+    /// Last good replies, learned from this thread's iterations (when
+    /// configured).
+    pub replies: Option<Replies>,
+    /// Nodes of the current descent, root first.
+    pub path: Vec<u32>,
+    /// The slot of each node of `path` among its parent's children, to
+    /// find it again after another thread has moved the block.
+    pub slots: Vec<u16>,
+    /// The player who moved into each node of `path`.
+    pub movers: Vec<Side>,
+    /// The move into the leaf, which the playout's first reply answers.
+    pub last: Option<usize>,
+    /// Move ids of the current playout (when the replies need them).
+    played: Vec<u16>,
+    /// The side to move where the current playout started.
+    leaf_side: Side,
+    /// The moves of the current iteration, tree and playout, for
+    /// `replies`, and the side that made each.
+    line: Vec<u16>,
+    sides: Vec<Side>,
+}
+
+impl<G: Game> Walk<G> {
+    /// A walk with its own random stream and, if `replies`, reply table.
+    pub fn new(playout: &G::Playout, seed: u64, replies: bool) -> Self {
+        Walk {
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            playout: playout.clone(),
+            replies: replies.then(|| Replies::new(G::MOVE_SPACE)),
+            path: Vec::with_capacity(64),
+            slots: Vec::with_capacity(64),
+            movers: Vec::with_capacity(64),
+            last: None,
+            played: Vec::with_capacity(128),
+            leaf_side: 0,
+            line: Vec::with_capacity(128),
+            sides: Vec::with_capacity(128),
+        }
+    }
+
+    /// Starts a descent at the root, where `to_move` moves.
+    pub fn start(&mut self, to_move: Side) {
+        self.played.clear();
+        self.path.clear();
+        self.slots.clear();
+        self.movers.clear();
+        self.last = None;
+        self.path.push(super::tree::ROOT);
+        self.slots.push(0);
+        self.movers.push(1 - to_move);
+    }
+
+    /// Steps down to `child`, in `slot` of its parent's children, moved
+    /// into by `mover`.
+    #[inline]
+    pub fn push(&mut self, child: u32, slot: usize, mover: Side) {
+        self.path.push(child);
+        self.slots.push(slot as u16);
+        self.movers.push(mover);
+    }
+
+    /// Steps back up one node.
+    #[inline]
+    pub fn pop(&mut self) {
+        self.path.pop();
+        self.slots.pop();
+        self.movers.pop();
+    }
+
+    /// Plays `game` out by the configured policy, recording the moves when
+    /// the reply table needs them.
+    #[inline]
+    pub fn playout(&mut self, game: &mut G) -> Outcome {
+        self.leaf_side = game.side_to_move();
+        let played = &mut self.played;
+        let record = self.replies.is_some();
+        game.playout(
+            &self.playout,
+            &mut self.rng,
+            self.replies.as_ref(),
+            self.last,
+            &mut |id| {
+                if record {
+                    played.push(id as u16);
+                }
+            },
+        )
+    }
+
+    /// Teaches the reply table the moves of this iteration: those into
+    /// the path's nodes below the root (`move_into` gives a node's), then
+    /// the playout's.
+    pub fn learn_replies(&mut self, move_into: impl Fn(u32) -> u16, outcome: Outcome) {
+        let Some(replies) = self.replies.as_mut() else {
+            return;
+        };
+        self.line.clear();
+        self.sides.clear();
+        for (&i, &side) in self.path[1..].iter().zip(&self.movers[1..]) {
+            self.line.push(move_into(i));
+            self.sides.push(side);
+        }
+        // Playout moves alternate from the side to move at the leaf.
+        let mut side = self.leaf_side;
+        for &id in &self.played {
+            self.line.push(id);
+            self.sides.push(side);
+            side = 1 - side;
+        }
+        replies.learn(&self.line, &self.sides, outcome);
+    }
+}

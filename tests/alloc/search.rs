@@ -19,17 +19,24 @@ fn allocations_of(s: &mut Searcher<Position>, iterations: u64) -> usize {
 
 #[test]
 fn search_allocates_only_to_grow_and_report() {
-    let config = SearchConfig {
-        node_cap: 3_000,
-        ..SearchConfig::default()
-    };
-    let mut s = Searcher::new(Position::new(), config);
-    // Fill the tree to its cap; from then on nothing may grow.
-    s.search(&Limits::none().iterations(5_000));
-    assert_eq!(s.nodes(), 3_000);
-    let short = allocations_of(&mut s, 10);
-    let long = allocations_of(&mut s, 20_000);
-    assert_eq!(short, long, "allocations that grow with the iterations");
+    // One thread, and two sharing the tree.
+    for threads in [1, 2] {
+        let config = SearchConfig {
+            node_cap: 3_000,
+            threads,
+            ..SearchConfig::default()
+        };
+        let mut s = Searcher::new(Position::new(), config);
+        // Fill the tree to its cap; from then on nothing may grow.
+        s.search(&Limits::none().iterations(5_000));
+        assert_eq!(s.nodes(), 3_000);
+        let short = allocations_of(&mut s, 10);
+        let long = allocations_of(&mut s, 20_000);
+        assert_eq!(
+            short, long,
+            "{threads} threads: allocations that grow with the iterations"
+        );
+    }
 
     let mut s = Searcher::new(Position::new(), SearchConfig::default());
     // Amortised doubling: a handful of reallocations per arena, not one per

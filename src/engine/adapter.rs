@@ -66,6 +66,18 @@ impl Game for Position {
         outcome(self.status())
     }
 
+    /// Skips the search for a legal placement of the next player that
+    /// [`Position::play`] makes after every placement.
+    #[inline(always)]
+    fn replay(&mut self, mv: Move) {
+        match mv {
+            Move::Place(p) => {
+                self.place_in_playout(p);
+            }
+            m => self.play_move(m),
+        }
+    }
+
     #[inline]
     fn playout<R: RngCore>(
         &mut self,

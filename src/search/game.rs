@@ -66,6 +66,14 @@ pub trait Game: Clone + Send + Sync {
     /// `Some` once the game is over.
     fn outcome(&self) -> Option<Outcome>;
 
+    /// Plays a legal move that the search has played before from this
+    /// position and found not to end the game, so that [`Game::outcome`]
+    /// may be left as it is except for a win: a game whose test for its
+    /// end costs can skip it here. The default is [`Game::play`].
+    fn replay(&mut self, mv: Self::Move) {
+        self.play(mv);
+    }
+
     /// Plays the game to its end by `policy` and returns the outcome,
     /// calling `record` with the id of every move played (for the reply
     /// table). With `replies` (the search's last good replies), a policy

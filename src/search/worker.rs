@@ -317,7 +317,13 @@ impl<G: Game> Worker<G> {
             }
             let child = n.first + slot as u32;
             let mv = usize::from(self.tree.node(child).mv);
-            game.play(G::move_from_id(mv));
+            if self.solver {
+                // A child whose game ended is proven: the descent stops
+                // there and never asks this game how it ended.
+                game.replay(G::move_from_id(mv));
+            } else {
+                game.play(G::move_from_id(mv));
+            }
             salt = child_salt(salt, mv);
             walk.push(child, slot, side);
             node = child;

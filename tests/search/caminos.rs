@@ -253,3 +253,38 @@ fn a_reused_tree_plays_the_win_after_a_root_move_proven_lost() {
     after.play_move(r.best.unwrap());
     assert_eq!(after.status().winner(), Some(cabra::game::Player::One));
 }
+
+#[test]
+fn replay_plays_as_play_does_but_for_the_end_by_count() {
+    // Seeded random games to their ends: `replay` (the search's step
+    // through known nodes) leaves every position as `play` does, except
+    // that a game ended by the count still reads as going on.
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
+    let mut count_ends = 0;
+    for _ in 0..200 {
+        let (mut played, mut replayed) = (Position::new(), Position::new());
+        let mut moves = Vec::new();
+        while played.outcome().is_none() {
+            Game::legal_moves(&played, &mut moves);
+            let mv = moves[rng.random_range(0..moves.len())];
+            Game::play(&mut played, mv);
+            Game::replay(&mut replayed, mv);
+            assert_eq!(replayed.moves(), played.moves());
+            assert_eq!(replayed.occupied(), played.occupied());
+            assert_eq!(replayed.side_to_move(), played.side_to_move());
+            match played.status() {
+                s @ cabra::game::Status::Won {
+                    by: cabra::game::WinReason::Bridge,
+                    ..
+                } => assert_eq!(replayed.status(), s),
+                cabra::game::Status::Ongoing => assert!(replayed.outcome().is_none()),
+                _ => {
+                    count_ends += 1;
+                    assert!(replayed.outcome().is_none());
+                }
+            }
+        }
+    }
+    assert!(count_ends > 0, "some games must end by the count");
+}

@@ -202,7 +202,10 @@ fn an_engine_on_a_clock_spends_its_share_or_less() {
             "{early_stop}: {used:?} for {share:?}"
         );
         if early_stop == "off" {
-            assert!(used >= share, "{used:?} for {share:?}");
+            // On a busy machine a slice that ends late makes the next ones
+            // end that much earlier (`Sliced::run`), so the search may
+            // end a little before its share.
+            assert!(used + ms(50) >= share, "{used:?} for {share:?}");
         }
     }
 }

@@ -1,15 +1,14 @@
 //! One tree and the loop that grows it: select, expand one node, play out,
-//! back up. Several threads may grow the same tree ([`Worker::run_shared`]):
-//! each brings its own [`Walk`] and holds the tree's lock for the descent
-//! and the backup only, not for the playout.
+//! back up. Several threads may grow the same tree (`run.rs`): each brings
+//! its own [`Walk`] and holds the tree's lock for the descent and the
+//! backup only, not for the playout.
+
+mod run;
 
 use std::marker::PhantomData;
-use std::sync::Mutex;
-use std::sync::atomic::Ordering;
 
 use super::config::SearchConfig;
 use super::game::Game;
-use super::limits::{CHECK_INTERVAL, Stopper};
 use super::maxtree::MaxTrees;
 use super::order::{MoveOrder, child_salt, mix};
 use super::outcome::{Outcome, Side};
@@ -161,106 +160,6 @@ impl<G: Game> Worker<G> {
         self.tree.node(ROOT).proof != Proof::Unknown
     }
 
-    /// Whether the tree may grow on: below `max_nodes` nodes and the
-    /// root's visit limit, and not solved.
-    fn open(&self, max_nodes: u64) -> bool {
-        (self.tree.count() as u64) < max_nodes
-            && self.tree.node(ROOT).visits < MAX_ROOT_VISITS
-            && !self.solved()
-    }
-
-    /// Runs iterations from `root` until this tree's shares of the limits
-    /// are used up, the stopper says stop, or the root is solved. Returns the
-    /// number of iterations run.
-    pub fn run(
-        &mut self,
-        walk: &mut Walk<G>,
-        root: &G,
-        max_iterations: u64,
-        max_nodes: u64,
-        stop: &Stopper,
-    ) -> u64 {
-        let mut done = 0;
-        while done < max_iterations && self.open(max_nodes) {
-            if done % CHECK_INTERVAL == 0 && stop.should_stop() {
-                break;
-            }
-            self.iterate(walk, root);
-            done += 1;
-        }
-        if self.solved() {
-            stop.solved.store(true, Ordering::Relaxed);
-        }
-        done
-    }
-
-    /// [`Worker::run`] for one of several threads growing the tree behind
-    /// `shared`: the lock is held for the descent and the backup, and a
-    /// virtual loss on the path while the playout runs steers the other
-    /// threads elsewhere. Returns the number of iterations this thread ran.
-    pub fn run_shared(
-        shared: &Mutex<&mut Self>,
-        walk: &mut Walk<G>,
-        root: &G,
-        max_iterations: u64,
-        max_nodes: u64,
-        stop: &Stopper,
-    ) -> u64 {
-        // The lock is held for about a microsecond at a time: spinning
-        // costs less than sleeping and being woken.
-        let lock = || loop {
-            match shared.try_lock() {
-                Ok(w) => break w,
-                Err(std::sync::TryLockError::WouldBlock) => std::hint::spin_loop(),
-                Err(std::sync::TryLockError::Poisoned(_)) => panic!("a search thread panicked"),
-            }
-        };
-        let mut done = 0;
-        // The result of this thread's last playout, backed up at its next
-        // turn with the lock, together with its next descent.
-        let mut pending: Option<Outcome> = None;
-        let mut w = lock();
-        loop {
-            if let Some(o) = pending.take() {
-                // Another thread may have moved the blocks of the path's nodes.
-                w.resolve(walk);
-                w.backup(walk, o, true);
-                done += 1;
-            }
-            if done >= max_iterations
-                || (done % CHECK_INTERVAL == 0 && stop.should_stop())
-                || !w.open(max_nodes)
-            {
-                break;
-            }
-            match w.descend(walk, root) {
-                Leaf::Ended(o) => {
-                    w.backup(walk, o, false);
-                    done += 1;
-                }
-                Leaf::Open(mut game) => {
-                    w.add_virtual_loss(walk);
-                    drop(w);
-                    pending = Some(walk.playout(&mut game));
-                    w = lock();
-                }
-            }
-        }
-        if w.solved() {
-            stop.solved.store(true, Ordering::Relaxed);
-        }
-        done
-    }
-
-    /// One iteration: descend, expand at most one node, play out, back up.
-    pub fn iterate(&mut self, walk: &mut Walk<G>, root: &G) {
-        let outcome = match self.descend(walk, root) {
-            Leaf::Ended(o) => o,
-            Leaf::Open(mut game) => walk.playout(&mut game),
-        };
-        self.backup(walk, outcome, false);
-    }
-
     /// Descends from the root by UCT, expanding at most one node, and
     /// leaves the path in `walk`.
     fn descend(&mut self, walk: &mut Walk<G>, root: &G) -> Leaf<G> {
@@ -337,22 +236,6 @@ impl<G: Game> Worker<G> {
         let len = walk.path.len();
         walk.last = (len > 1).then(|| usize::from(self.tree.node(walk.path[len - 1]).mv));
         Leaf::Open(game)
-    }
-
-    /// Counts a visit without a reward on every node of the path, until
-    /// the playout's result comes back.
-    fn add_virtual_loss(&mut self, walk: &Walk<G>) {
-        for j in 0..walk.path.len() {
-            self.tree.node_mut(walk.path[j]).visits += 1;
-            self.update_key(walk, j);
-        }
-    }
-
-    /// Finds the path's nodes again from the root by their slots.
-    fn resolve(&self, walk: &mut Walk<G>) {
-        for j in 1..walk.path.len() {
-            walk.path[j] = self.tree.node(walk.path[j - 1]).first + u32::from(walk.slots[j]);
-        }
     }
 
     /// Keeps the max-tree of the parent of the path's node `j` (if any) in
@@ -586,90 +469,4 @@ impl<G: Game> Worker<G> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::search::toy::Hex;
-
-    /// Every node of the tree below `i`, `i` included.
-    fn walk(tree: &Tree, i: u32, out: &mut Vec<u32>) {
-        out.push(i);
-        let n = tree.node(i);
-        for k in 0..u32::from(n.len) {
-            walk(tree, n.first + k, out);
-        }
-    }
-
-    #[test]
-    fn reply_first_adds_the_stored_reply_once_and_the_order_passes_over_it() {
-        // Without the skip in the order walk, the reply would come up a
-        // second time and be added twice.
-        let config = SearchConfig {
-            replies: true,
-            reply_first: true,
-            ..SearchConfig::default()
-        };
-        let root = Hex::<5>::new();
-        let mut w = Worker::new(&root, &config, 7, 1 << 20);
-        let mut thread = Walk::new(&(), 7, true);
-        for _ in 0..20_000 {
-            w.iterate(&mut thread, &root);
-        }
-        let mut nodes = Vec::new();
-        walk(&w.tree, ROOT, &mut nodes);
-        let mut with_reply = 0;
-        for &i in &nodes {
-            let mut moves: Vec<u16> = w.tree.children(i).iter().map(|c| c.mv).collect();
-            moves.sort_unstable();
-            let len = moves.len();
-            moves.dedup();
-            assert_eq!(moves.len(), len, "node {i} has a move twice");
-            if w.tree.node(i).reply_first() {
-                with_reply += 1;
-            }
-        }
-        assert!(
-            with_reply > 100,
-            "{with_reply} nodes began with their reply"
-        );
-    }
-
-    #[test]
-    fn threads_sharing_a_tree_leave_every_count_whole() {
-        // Two threads grow one tree; while one plays out, the other moves
-        // blocks of the path's nodes. Every visit must end up counted once,
-        // with its reward, on the nodes the thread really walked through.
-        let config = SearchConfig::default();
-        let root = Hex::<5>::new();
-        let mut w = Worker::new(&root, &config, 3, 1 << 20);
-        let mut walks = [Walk::new(&(), 1, true), Walk::new(&(), 2, true)];
-        let limits = crate::search::Limits::none();
-        let stop = Stopper::new(&limits, std::time::Instant::now());
-        let shared = Mutex::new(&mut w);
-        let done: u64 = std::thread::scope(|s| {
-            let runs: Vec<_> = walks
-                .iter_mut()
-                .map(|thread| {
-                    let (shared, root, stop) = (&shared, &root, &stop);
-                    s.spawn(move || {
-                        Worker::run_shared(shared, thread, root, 20_000, u64::MAX, stop)
-                    })
-                })
-                .collect();
-            runs.into_iter().map(|r| r.join().unwrap()).sum()
-        });
-        assert_eq!(done, 40_000);
-        let mut nodes = Vec::new();
-        walk(&w.tree, ROOT, &mut nodes);
-        assert_eq!(w.tree.node(ROOT).visits, 40_000);
-        for &i in &nodes {
-            let n = w.tree.node(i);
-            assert!(n.wins2 <= 2 * n.visits, "node {i}");
-            let below: u32 = w.tree.children(i).iter().map(|c| c.visits).sum();
-            // A node's visits are those through its children, plus the
-            // playout that created it and the iterations that ended at it.
-            assert!(below <= n.visits, "node {i}: {below} > {}", n.visits);
-        }
-        let below: u32 = w.tree.children(ROOT).iter().map(|c| c.visits).sum();
-        assert_eq!(below, 40_000, "every iteration passes through a root move");
-    }
-}
+mod tests;

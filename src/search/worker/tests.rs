@@ -1,0 +1,88 @@
+//! Tests of the tree walk, alone and with threads sharing the tree.
+
+use std::sync::Mutex;
+
+use super::*;
+use crate::search::limits::Stopper;
+use crate::search::toy::Hex;
+
+/// Every node of the tree below `i`, `i` included.
+fn walk(tree: &Tree, i: u32, out: &mut Vec<u32>) {
+    out.push(i);
+    let n = tree.node(i);
+    for k in 0..u32::from(n.len) {
+        walk(tree, n.first + k, out);
+    }
+}
+
+#[test]
+fn reply_first_adds_the_stored_reply_once_and_the_order_passes_over_it() {
+    // Without the skip in the order walk, the reply would come up a
+    // second time and be added twice.
+    let config = SearchConfig {
+        replies: true,
+        reply_first: true,
+        ..SearchConfig::default()
+    };
+    let root = Hex::<5>::new();
+    let mut w = Worker::new(&root, &config, 7, 1 << 20);
+    let mut thread = Walk::new(&(), 7, true);
+    for _ in 0..20_000 {
+        w.iterate(&mut thread, &root);
+    }
+    let mut nodes = Vec::new();
+    walk(&w.tree, ROOT, &mut nodes);
+    let mut with_reply = 0;
+    for &i in &nodes {
+        let mut moves: Vec<u16> = w.tree.children(i).iter().map(|c| c.mv).collect();
+        moves.sort_unstable();
+        let len = moves.len();
+        moves.dedup();
+        assert_eq!(moves.len(), len, "node {i} has a move twice");
+        if w.tree.node(i).reply_first() {
+            with_reply += 1;
+        }
+    }
+    assert!(
+        with_reply > 100,
+        "{with_reply} nodes began with their reply"
+    );
+}
+
+#[test]
+fn threads_sharing_a_tree_leave_every_count_whole() {
+    // Two threads grow one tree; while one plays out, the other moves
+    // blocks of the path's nodes. Every visit must end up counted once,
+    // with its reward, on the nodes the thread really walked through.
+    let config = SearchConfig::default();
+    let root = Hex::<5>::new();
+    let mut w = Worker::new(&root, &config, 3, 1 << 20);
+    let mut walks = [Walk::new(&(), 1, true), Walk::new(&(), 2, true)];
+    let limits = crate::search::Limits::none();
+    let stop = Stopper::new(&limits, std::time::Instant::now());
+    let shared = Mutex::new(&mut w);
+    let done: u64 = std::thread::scope(|s| {
+        let runs: Vec<_> = walks
+            .iter_mut()
+            .map(|thread| {
+                let (shared, root, stop) = (&shared, &root, &stop);
+                s.spawn(move || Worker::run_shared(shared, thread, root, 20_000, u64::MAX, stop))
+            })
+            .collect();
+        runs.into_iter().map(|r| r.join().unwrap()).sum()
+    });
+    assert_eq!(done, 40_000);
+    let mut nodes = Vec::new();
+    walk(&w.tree, ROOT, &mut nodes);
+    assert_eq!(w.tree.node(ROOT).visits, 40_000);
+    for &i in &nodes {
+        let n = w.tree.node(i);
+        assert!(n.wins2 <= 2 * n.visits, "node {i}");
+        let below: u32 = w.tree.children(i).iter().map(|c| c.visits).sum();
+        // A node's visits are those through its children, plus the
+        // playout that created it and the iterations that ended at it.
+        assert!(below <= n.visits, "node {i}: {below} > {}", n.visits);
+    }
+    let below: u32 = w.tree.children(ROOT).iter().map(|c| c.visits).sum();
+    assert_eq!(below, 40_000, "every iteration passes through a root move");
+}

@@ -1,0 +1,94 @@
+use super::*;
+
+#[test]
+fn parses_names_and_keys() {
+    let b = EngineConfig::parse("baseline").unwrap();
+    assert!(!b.search.solver && !b.reuse && b.search.uct.fpu.is_infinite());
+    assert_eq!(b.playout, Policy::UNIFORM);
+    let d = EngineConfig::parse("default").unwrap();
+    assert_eq!(d, EngineConfig::default());
+    let x = EngineConfig::parse("baseline, c=0.5, time=200ms, reuse=on").unwrap();
+    assert_eq!(x.search.uct.c, 0.5);
+    assert!(x.reuse && !x.search.solver);
+    assert_eq!(x.time, Some(Duration::from_millis(200)));
+    for bad in [
+        "fast",
+        "c=abc",
+        "c=-1",
+        "c=0",
+        "c=inf",
+        "c=NaN",
+        "bogus=1",
+        "threads=0",
+        "threads=257",
+        "fpu=2",
+        "prim=101",
+        "threats=maybe",
+        "threats=-1",
+        "reply=sometimes",
+        "time=0",
+        "iterations=0",
+        "rave=on",
+        "rootc=0.4",
+        "pblock=256",
+        "endgame=maybe",
+        "prior=2",
+        "pshape=50",
+        "rimlast=on",
+        "rimprior=5",
+        "pscore=20",
+    ] {
+        assert!(EngineConfig::parse(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn keys_set_the_search_and_playouts() {
+    let x = EngineConfig::parse(
+        "threats=off,prim=30,pwin=off,reply=off,treply=off,pblock=0,endgame=off,prior=off",
+    )
+    .unwrap();
+    assert!(!x.search.threats && !x.playout.win && !x.search.replies);
+    assert!(!x.search.reply_first && !x.search.exact && !x.search.ranked);
+    assert_eq!(x.playout.rim, 30);
+    assert_eq!(x.playout.block, 0);
+    let t = EngineConfig::parse("baseline,threats=4").unwrap();
+    assert!(t.search.threats && t.search.threat_visits == 4);
+    let d = EngineConfig::default();
+    assert_eq!(d.playout, Policy::SHIPPED);
+    assert!(d.search.exact && d.playout.block == 4 && d.search.ranked);
+    let b = EngineConfig::baseline();
+    assert!(!b.search.exact && b.playout.block == 0 && !b.search.ranked);
+    assert!(d.search.threats && d.search.threat_visits == DEFAULT_THREAT_VISITS);
+    assert!(d.search.replies && d.search.reply_first);
+}
+
+#[test]
+fn every_key_reads_back_what_it_describes() {
+    for text in [
+        "default",
+        "baseline",
+        "c=0.7,threats=3,prim=20,threads=2,time=150ms",
+    ] {
+        let c = EngineConfig::parse(text).unwrap();
+        let again: String = c
+            .describe()
+            .split(',')
+            .filter(|kv| !kv.ends_with("=-"))
+            .collect::<Vec<_>>()
+            .join(",");
+        let mut back = EngineConfig::parse(&again).unwrap();
+        back.name = c.name.clone();
+        assert_eq!(back, c, "{text}");
+    }
+    let help = EngineConfig::help();
+    for k in KEYS {
+        assert!(help.contains(&format!("  {}=", k.name)), "{}", k.name);
+    }
+    assert!(help.contains("[default 0.2; baseline 1.4142135]"));
+    assert!(
+        EngineConfig::parse("basline")
+            .unwrap_err()
+            .contains("did you mean 'baseline'")
+    );
+}

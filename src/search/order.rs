@@ -51,6 +51,12 @@ impl MoveOrder {
         self.rounds > 1
     }
 
+    /// The rank whose round a node's walk is in at `cursor`.
+    #[inline]
+    pub fn round(&self, cursor: u32) -> u32 {
+        cursor / self.p
+    }
+
     /// The cursor value of a node whose moves have all been tried.
     #[inline]
     pub fn end(&self) -> u32 {

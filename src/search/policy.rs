@@ -6,7 +6,8 @@
 //! Untried moves all score the FPU value: the search descends into the best
 //! visited child unless FPU beats it, in which case it expands the next
 //! untried move. `fpu = f32::INFINITY` is textbook UCT (every move once
-//! before any second visit).
+//! before any second visit). Where the game ranks its moves, the urgency
+//! drops by `fpu_drop` for each rank below the best.
 
 use super::tree::{Node, Proof};
 
@@ -20,11 +21,21 @@ pub struct Uct {
     pub c: f32,
     /// First-play urgency: the score of an untried move (rewards are 0..1).
     pub fpu: f32,
+    /// How much lower the first-play urgency is for each rank of the move
+    /// order below the best ([`super::Game::rank`]): while a node's walk is
+    /// in rank `r`, its untried moves score `fpu - r * fpu_drop`, so a
+    /// promising move of a better rank is visited again before worse ranks
+    /// are tried.
+    pub fpu_drop: f32,
 }
 
 impl Default for Uct {
     fn default() -> Self {
-        Uct { c: 0.2, fpu: 1.0 }
+        Uct {
+            c: 0.2,
+            fpu: 1.0,
+            fpu_drop: 0.25,
+        }
     }
 }
 
@@ -116,7 +127,10 @@ mod tests {
 
     #[test]
     fn keys_match_the_formula() {
-        let t = Tables::new(&Uct { c: 0.7, fpu: 1.0 });
+        let t = Tables::new(&Uct {
+            c: 0.7,
+            ..Uct::default()
+        });
         for parent in [1u32, 2, 100, 4095, 4096, 1_000_000] {
             let s = t.scale(parent);
             let want = 0.7 * (parent as f32).ln().sqrt();

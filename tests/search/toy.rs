@@ -191,6 +191,7 @@ fn stats_only() -> SearchConfig {
         uct: Uct {
             c: 0.7,
             fpu: f32::INFINITY,
+            fpu_drop: 0.0,
         },
         ..SearchConfig::default()
     }

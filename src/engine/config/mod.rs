@@ -137,6 +137,19 @@ pub const KEYS: &[Key] = &[
         },
     },
     Key {
+        name: "fpudrop",
+        value: "X",
+        help: "how much lower the first-play urgency is for each class of the learnt move order below the first (with prior=on)",
+        set: |c, v| {
+            c.search.uct.fpu_drop = match v.parse::<f32>() {
+                Ok(x) if (0.0..=1.0).contains(&x) => x,
+                _ => return Err(format!("'{v}' is not a value from 0 to 1")),
+            };
+            Ok(())
+        },
+        get: |c| c.search.uct.fpu_drop.to_string(),
+    },
+    Key {
         name: "solver",
         value: "on|off",
         help: "prove wins and losses in the tree (MCTS-Solver)",
@@ -366,6 +379,7 @@ impl EngineConfig {
                 uct: Uct {
                     c: std::f32::consts::SQRT_2,
                     fpu: f32::INFINITY,
+                    fpu_drop: 0.0,
                 },
                 solver: false,
                 win_check: false,

@@ -61,6 +61,9 @@ enum Expansion {
     /// A root child was added and proven lost at once (it lets the
     /// opponent win in one); nothing to back up: choose again at the root.
     Pruned,
+    /// The move order reached its next rank, whose first-play urgency is
+    /// lower: nothing was added; choose again at this node.
+    NextRank,
 }
 
 /// Where a descent ended.
@@ -197,7 +200,15 @@ impl<G: Game> Worker<G> {
             let (slot, key) = self.best_child(node, &n);
             let exhausted = u32::from(n.cursor) == self.order.end();
             let can_grow = !exhausted && self.tree.count() < self.node_cap;
-            if can_grow && (key == f32::NEG_INFINITY || self.uct.fpu > key) {
+            // Below the root, worse ranks wait while the better ones do well.
+            // The root tries every move in time: a move the ranks put last
+            // can be the one that wins.
+            let fpu = if node == ROOT {
+                self.uct.fpu
+            } else {
+                self.uct.fpu - self.order.round(u32::from(n.cursor)) as f32 * self.uct.fpu_drop
+            };
+            if can_grow && (key == f32::NEG_INFINITY || fpu > key) {
                 match self.expand(walk, node, salt, &mut game, side) {
                     Expansion::Done(o) => break o,
                     Expansion::Open => return self.open_leaf(walk, game),
@@ -207,6 +218,7 @@ impl<G: Game> Worker<G> {
                     // backing its loss up would credit the opponent with a
                     // mistake best play never makes.
                     Expansion::Pruned => continue,
+                    Expansion::NextRank => continue,
                 }
             }
             if key == f32::NEG_INFINITY {
@@ -371,12 +383,23 @@ impl<G: Game> Worker<G> {
             } else {
                 None
             };
+            let from = cursor;
             let found = self.order.next(
                 salt,
                 &mut cursor,
                 |id| Some(id) != skip && admissible(id),
                 |id| ranker.map_or(0, |r| game.rank(&r, G::move_from_id(id))),
             );
+            if found.is_some()
+                && self.uct.fpu_drop > 0.0
+                && !at_root
+                && self.order.round(cursor - 1) > self.order.round(from)
+            {
+                // The first move of a worse rank is weighed at that rank's
+                // urgency, like the rest of it: stop just before it.
+                self.tree.node_mut(node).cursor = (cursor - 1) as u16;
+                return Expansion::NextRank;
+            }
             self.tree.node_mut(node).cursor = cursor as u16;
             found
         };

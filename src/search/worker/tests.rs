@@ -86,3 +86,104 @@ fn threads_sharing_a_tree_leave_every_count_whole() {
     let below: u32 = w.tree.children(ROOT).iter().map(|c| c.visits).sum();
     assert_eq!(below, 40_000, "every iteration passes through a root move");
 }
+
+/// Hex whose odd cells rank below its even ones, for the move order by rank.
+#[derive(Clone, Copy, Debug)]
+struct RankedHex(Hex<5>);
+
+impl Game for RankedHex {
+    type Move = u8;
+    type Threat = ();
+    type Playout = ();
+    type Exact = ();
+    type Ranker = ();
+    const RANKS: usize = 2;
+    const MOVE_SPACE: usize = 25;
+
+    fn move_id(mv: u8) -> usize {
+        mv as usize
+    }
+    fn move_from_id(id: usize) -> u8 {
+        id as u8
+    }
+    fn is_legal(&self, mv: u8) -> bool {
+        self.0.is_legal(mv)
+    }
+    fn side_to_move(&self) -> Side {
+        self.0.side_to_move()
+    }
+    fn legal_moves(&self, buf: &mut Vec<u8>) {
+        self.0.legal_moves(buf)
+    }
+    fn play(&mut self, mv: u8) {
+        self.0.play(mv)
+    }
+    fn outcome(&self) -> Option<crate::search::Outcome> {
+        self.0.outcome()
+    }
+    fn playout<R: rand::RngCore>(
+        &mut self,
+        _: &(),
+        rng: &mut R,
+        replies: Option<&crate::search::Replies>,
+        last: Option<usize>,
+        record: &mut dyn FnMut(usize),
+    ) -> crate::search::Outcome {
+        self.0.playout(&(), rng, replies, last, record)
+    }
+    fn ranker(&self) -> Option<()> {
+        Some(())
+    }
+    fn rank(&self, _: &(), mv: u8) -> usize {
+        usize::from(mv % 2)
+    }
+}
+
+#[test]
+fn worse_ranks_wait_below_the_root_but_the_root_tries_every_move() {
+    let run = |fpu_drop: f32| {
+        let config = SearchConfig {
+            uct: Uct {
+                fpu_drop,
+                ..Uct::default()
+            },
+            ranked: true,
+            // Stored replies come ahead of the order, whatever their rank.
+            replies: false,
+            reply_first: false,
+            ..SearchConfig::default()
+        };
+        let root = RankedHex(Hex::new());
+        let mut w = Worker::new(&root, &config, 5, 1 << 20);
+        let mut thread = Walk::new(&(), 5, false);
+        for _ in 0..20_000 {
+            w.iterate(&mut thread, &root);
+        }
+        w
+    };
+    // Below the root, nodes that tried an odd (worse) cell while an even
+    // child was still open to question.
+    let early = |w: &Worker<RankedHex>| {
+        let mut nodes = Vec::new();
+        walk(&w.tree, ROOT, &mut nodes);
+        nodes
+            .iter()
+            .filter(|&&i| i != ROOT)
+            .filter(|&&i| {
+                let children = w.tree.children(i);
+                children.iter().any(|c| c.mv % 2 == 1)
+                    && children
+                        .iter()
+                        .any(|c| c.mv % 2 == 0 && c.proof != Proof::Loss && c.visits > 0)
+            })
+            .count()
+    };
+    // With the same urgency for both ranks, many; with urgency 0 for the
+    // worse rank, none: an odd cell waits until every even child is lost.
+    let (flat, dropped) = (run(0.0), run(1.0));
+    assert!(early(&flat) > 100, "{}", early(&flat));
+    assert_eq!(early(&dropped), 0);
+    // The root tries all 25 cells either way.
+    assert_eq!(flat.tree.node(ROOT).len, 25);
+    assert_eq!(dropped.tree.node(ROOT).len, 25);
+}

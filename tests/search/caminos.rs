@@ -85,11 +85,20 @@ fn classify(pos: &Position) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
 }
 
 fn search(pos: Position, threads: usize, iterations: u64) -> cabra::search::Report<usize> {
+    search_with(pos, threads, iterations, SearchConfig::default())
+}
+
+fn search_with(
+    pos: Position,
+    threads: usize,
+    iterations: u64,
+    base: SearchConfig,
+) -> cabra::search::Report<usize> {
     let config = SearchConfig {
         threads,
         seed: 11,
         top_moves: 2_000, // every legal root move (at most 1,345)
-        ..SearchConfig::default()
+        ..base
     };
     Searcher::new(pos, config)
         .search(&Limits::none().iterations(iterations))
@@ -122,8 +131,20 @@ fn plays_the_only_placement_that_stops_a_bridge() {
         "exactly one placement prevents every winning reply"
     );
     assert!(lost.len() > 100);
+    // Blocking the bridge does not save the game: twelve placements from
+    // the end, the exact endgame proves it lost on the perimeter counts.
+    // The safe placement is still the one played.
+    let r = search(pos, 1, 200_000);
+    assert_eq!(r.proven, Some(Proven::Loss));
+    assert_eq!(r.best, Some(safe[0]));
+    // Without the exact endgame the solver refutes every other placement
+    // by the bridge it allows, and proves nothing about the safe one.
+    let bridges_only = SearchConfig {
+        exact: false,
+        ..SearchConfig::default()
+    };
     for threads in [1, 2] {
-        let r = search(pos, threads, 3_000);
+        let r = search_with(pos, threads, 3_000, bridges_only.clone());
         assert_eq!(r.best, Some(safe[0]), "{threads} threads");
         assert_ne!(r.proven, Some(Proven::Loss));
         // The other placements were refuted by the solver, not just outvoted.

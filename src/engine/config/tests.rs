@@ -22,6 +22,9 @@ fn parses_names_and_keys() {
         "threads=0",
         "threads=257",
         "fpu=2",
+        "fpudrop=2",
+        "fpudrop=-0.1",
+        "fpudrop=x",
         "prim=101",
         "threats=maybe",
         "threats=-1",
@@ -61,6 +64,9 @@ fn keys_set_the_search_and_playouts() {
     assert!(!b.search.exact && b.playout.block == 0 && !b.search.ranked);
     assert!(d.search.threats && d.search.threat_visits == DEFAULT_THREAT_VISITS);
     assert!(d.search.replies && d.search.reply_first);
+    assert_eq!((d.search.uct.fpu_drop, b.search.uct.fpu_drop), (0.25, 0.0));
+    let f = EngineConfig::parse("default,fpudrop=0.4").unwrap();
+    assert_eq!(f.search.uct.fpu_drop, 0.4);
 }
 
 #[test]

@@ -139,7 +139,7 @@ pub const KEYS: &[Key] = &[
     Key {
         name: "fpudrop",
         value: "X",
-        help: "how much lower the first-play urgency is for each class of the learnt move order below the first (with prior=on)",
+        help: "below the root, how much lower the first-play urgency is for each class of the learnt move order below the first (with prior=on)",
         set: |c, v| {
             c.search.uct.fpu_drop = match v.parse::<f32>() {
                 Ok(x) if (0.0..=1.0).contains(&x) => x,

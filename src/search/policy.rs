@@ -7,7 +7,7 @@
 //! visited child unless FPU beats it, in which case it expands the next
 //! untried move. `fpu = f32::INFINITY` is textbook UCT (every move once
 //! before any second visit). Where the game ranks its moves, the urgency
-//! drops by `fpu_drop` for each rank below the best.
+//! below the root drops by `fpu_drop` for each rank below the best.
 
 use super::tree::{Node, Proof};
 
@@ -22,8 +22,9 @@ pub struct Uct {
     /// First-play urgency: the score of an untried move (rewards are 0..1).
     pub fpu: f32,
     /// How much lower the first-play urgency is for each rank of the move
-    /// order below the best ([`super::Game::rank`]): while a node's walk is
-    /// in rank `r`, its untried moves score `fpu - r * fpu_drop`, so a
+    /// order below the best ([`super::Game::rank`]): while the walk of a
+    /// node below the root is in rank `r`, its untried moves score
+    /// `fpu - r * fpu_drop` (at the root always `fpu`), so a
     /// promising move of a better rank is visited again before worse ranks
     /// are tried.
     pub fpu_drop: f32,

@@ -73,3 +73,35 @@ fn late_positions_are_proven_and_the_proven_move_is_played() {
     }
     assert!(kinds.contains(&Proven::Draw), "{kinds:?}");
 }
+
+/// A tree kept along the game plays the move a proof found inside it
+/// stands on. In this match game the exact search proved, below the root,
+/// the position after 24 placements won for player 1 (by `O E0 610`); once
+/// the game got there, the kept tree knew the root won but not by which
+/// placement, and player 1 played the most visited one, which only draws.
+#[test]
+fn a_kept_tree_plays_the_move_its_proof_stands_on() {
+    let pos = late("kept-proof-draw.caminos", 6);
+    let game = parse_game(
+        &std::fs::read_to_string(common::data("../../games/kept-proof-draw.caminos")).unwrap(),
+    )
+    .unwrap();
+    let next = &game.moves()[22..24];
+    for seed in 1..=4 {
+        let config = SearchConfig {
+            seed,
+            ..SearchConfig::default()
+        };
+        let mut s = Searcher::new(pos, config);
+        s.search(&Limits::none().iterations(2_000));
+        for &mv in next {
+            s.advance(mv);
+        }
+        let r = s.search(&Limits::none().iterations(2_000));
+        assert_eq!(r.proven, Some(Proven::Win), "seed {seed}");
+        let mut after = *s.position();
+        after.play_move(r.best.unwrap());
+        let (value, _) = Endgame::new().solve(&after, 100_000_000).unwrap();
+        assert_eq!(value, -1, "seed {seed}: the move played keeps the win");
+    }
+}

@@ -183,9 +183,7 @@ impl<G: Game> Worker<G> {
                 asked = node;
                 let budget = exact_budget(n.visits, node == ROOT);
                 if let Some((o, mv)) = game.solve(&mut self.exact_state, budget) {
-                    if node == ROOT {
-                        self.prove_root_move(game.side_to_move(), o, mv);
-                    }
+                    self.prove_move(node, game.side_to_move(), o, mv);
                     self.tree.node_mut(node).proof = solver::terminal(o, walk.movers[depth]);
                     self.propagate(walk);
                     break o;
@@ -267,21 +265,23 @@ impl<G: Game> Worker<G> {
         }
     }
 
-    /// Marks the root's move `mv` proven to achieve `outcome` (from the
-    /// exact search of the root), adding it as a child if needed, so that
-    /// the move to play is known once the root is proven.
-    fn prove_root_move(&mut self, side: Side, outcome: Outcome, mv: G::Move) {
+    /// Marks `node`'s move `mv` proven to achieve `outcome` (from the exact
+    /// search of `node`), adding it as a child if needed. Every node the
+    /// exact search proves thus names its move: once the game reaches it
+    /// (the tree kept from move to move), that is the move to play, not
+    /// the most visited one, which may only draw or lose.
+    fn prove_move(&mut self, node: u32, side: Side, outcome: Outcome, mv: G::Move) {
         let id = G::move_id(mv);
         let slot = self
             .tree
-            .children(ROOT)
+            .children(node)
             .iter()
             .position(|c| usize::from(c.mv) == id);
         let child = match slot {
-            Some(s) => self.tree.node(ROOT).first + s as u32,
-            // The root is proven at once, so its move order never comes
+            Some(s) => self.tree.node(node).first + s as u32,
+            // The node is proven at once, so its move order never comes
             // to this move again.
-            None => self.add_child(ROOT, id),
+            None => self.add_child(node, id),
         };
         self.tree.node_mut(child).proof = solver::terminal(outcome, side);
     }

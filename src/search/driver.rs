@@ -2,9 +2,10 @@
 //! moves.
 //!
 //! Tree parallelism: every thread grows the same tree, each with its own
-//! random stream, playouts and reply table ([`Walk`]); a thread holds the
-//! tree's lock while it descends and backs up, not while it plays out, and
-//! a virtual loss on its path sends the others elsewhere meanwhile. With
+//! random stream, playouts, reply table and exact-search table ([`Walk`]);
+//! a thread holds the tree's lock while it descends and backs up, not while
+//! it plays out or runs an exact search, and a virtual loss on its path
+//! sends the others elsewhere meanwhile. With
 //! one thread, a seed and an iteration (or node) limit, the result is
 //! exactly reproducible.
 //!

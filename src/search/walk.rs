@@ -10,6 +10,29 @@ use super::game::Game;
 use super::outcome::{Outcome, Side};
 use super::replies::Replies;
 
+/// A node of the current descent due for the game's exact search
+/// ([`Game::solve`]), which runs once the descent is over: outside the
+/// tree's lock when threads share the tree.
+#[derive(Clone, Debug)]
+pub(crate) struct ExactJob<G> {
+    /// The node's depth in the path.
+    pub depth: usize,
+    /// The node's position.
+    pub game: G,
+    /// The exact search's node budget.
+    pub budget: u64,
+}
+
+/// What an exact search proved about the path's node at `depth`: the
+/// outcome of best play from there and a move that achieves it for
+/// `side`, the side to move there.
+pub(crate) struct Proved<G: Game> {
+    pub depth: usize,
+    pub side: Side,
+    pub outcome: Outcome,
+    pub mv: G::Move,
+}
+
 /// One thread's side of the search.
 ///
 /// Aligned to 128 bytes so that two walks side by side in a `Vec` never
@@ -40,6 +63,11 @@ pub(crate) struct Walk<G: Game> {
     /// `replies`, and the side that made each.
     line: Vec<u16>,
     sides: Vec<Side>,
+    /// This thread's exact search state (its transposition table), kept
+    /// from search to search.
+    exact: G::Exact,
+    /// The exact search the current descent asks for, if any.
+    pub job: Option<ExactJob<G>>,
 }
 
 impl<G: Game> Walk<G> {
@@ -57,7 +85,21 @@ impl<G: Game> Walk<G> {
             leaf_side: 0,
             line: Vec::with_capacity(128),
             sides: Vec::with_capacity(128),
+            exact: G::Exact::default(),
+            job: None,
         }
+    }
+
+    /// Runs the exact search the descent asked for, if any: what it proved.
+    pub fn solve_job(&mut self) -> Option<Proved<G>> {
+        let job = self.job.take()?;
+        let (outcome, mv) = job.game.solve(&mut self.exact, job.budget)?;
+        Some(Proved {
+            depth: job.depth,
+            side: job.game.side_to_move(),
+            outcome,
+            mv,
+        })
     }
 
     /// Starts a descent at the root, where `to_move` moves.
@@ -67,6 +109,7 @@ impl<G: Game> Walk<G> {
         self.slots.clear();
         self.movers.clear();
         self.last = None;
+        self.job = None;
         self.path.push(super::tree::ROOT);
         self.slots.push(0);
         self.movers.push(1 - to_move);

@@ -105,3 +105,39 @@ fn a_kept_tree_plays_the_move_its_proof_stands_on() {
         assert_eq!(value, -1, "seed {seed}: the move played keeps the win");
     }
 }
+
+/// With threads sharing the tree, each runs its exact searches outside the
+/// tree's lock with its own table; what they prove is recorded all the same.
+#[test]
+fn threads_sharing_the_tree_prove_late_positions_too() {
+    for (file, left) in [
+        ("selfplay-draw.caminos", 7),
+        ("selfplay-perimeter-win.caminos", 7),
+    ] {
+        let pos = late(file, left);
+        let (value, _) = Endgame::new().solve(&pos, 100_000_000).unwrap();
+        let want = [Proven::Loss, Proven::Draw, Proven::Win][(value + 1) as usize];
+        let config = SearchConfig {
+            threads: 2,
+            seed: 3,
+            ..SearchConfig::default()
+        };
+        let r = Searcher::new(pos, config).search(&Limits::none().iterations(200_000));
+        assert_eq!(r.proven, Some(want), "{file} with {left} left");
+        assert!(r.iterations < 200_000, "{file}: the proof ended the search");
+        let mut after = pos;
+        after.play_move(r.best.unwrap());
+        let after_value = match after.status().winner() {
+            _ if !after.status().is_over() => -Endgame::new().solve(&after, 100_000_000).unwrap().0,
+            Some(w) if w == pos.to_move() => 1,
+            Some(_) => -1,
+            None => 0,
+        };
+        if want != Proven::Loss {
+            assert_eq!(
+                after_value, value,
+                "{file}: the move played keeps the value"
+            );
+        }
+    }
+}

@@ -1,7 +1,7 @@
 //! One tree and the loop that grows it: select, expand one node, play out,
 //! back up. Several threads may grow the same tree (`run.rs`): each brings
 //! its own [`Walk`] and holds the tree's lock for the descent and the
-//! backup only, not for the playout.
+//! backup only, not for the playout or the exact search.
 
 mod run;
 
@@ -15,7 +15,7 @@ use super::outcome::{Outcome, Side};
 use super::policy::{Tables, Uct};
 use super::solver;
 use super::tree::{NONE, Node, Proof, ROOT, Tree};
-use super::walk::Walk;
+use super::walk::{ExactJob, Proved, Walk};
 
 /// Nodes with at least this many children select through a max-tree
 /// instead of a scan.
@@ -108,8 +108,6 @@ pub(crate) struct Worker<G: Game> {
     reply_first: bool,
     /// Ask the game's exact search about nodes (see [`exact_due`]).
     exact: bool,
-    /// The exact search's state (its transposition table).
-    exact_state: G::Exact,
     order: MoveOrder,
     /// Salt of the root's move order; children's salts are derived from it.
     pub root_salt: u64,
@@ -132,7 +130,6 @@ impl<G: Game> Worker<G> {
             threat_visits: config.threat_visits,
             reply_first: config.reply_first && config.replies,
             exact: config.solver && config.exact,
-            exact_state: G::Exact::default(),
             order: MoveOrder::new(G::MOVE_SPACE, if config.ranked { G::RANKS } else { 1 }),
             root_salt: mix(seed ^ 0x5EED),
             node_cap: node_cap.max(1),
@@ -170,24 +167,20 @@ impl<G: Game> Worker<G> {
         walk.start(root.side_to_move());
         let mut node = ROOT;
         let mut salt = self.root_salt;
-        // The node last asked about by the exact search (once per arrival:
-        // a node can be chosen from again within the same iteration).
-        let mut asked = NONE;
         let outcome = loop {
             let n = *self.tree.node(node);
             let depth = walk.path.len() - 1;
             if let Some(o) = solver::outcome(n.proof, walk.movers[depth]) {
                 break o;
             }
-            if self.exact && node != asked && exact_due(n.visits) {
-                asked = node;
-                let budget = exact_budget(n.visits, node == ROOT);
-                if let Some((o, mv)) = game.solve(&mut self.exact_state, budget) {
-                    self.prove_move(node, game.side_to_move(), o, mv);
-                    self.tree.node_mut(node).proof = solver::terminal(o, walk.movers[depth]);
-                    self.propagate(walk);
-                    break o;
-                }
+            // At most one exact search an iteration, run after the descent
+            // (outside the lock, when threads share the tree).
+            if self.exact && walk.job.is_none() && exact_due(n.visits) {
+                walk.job = Some(ExactJob {
+                    depth,
+                    game: game.clone(),
+                    budget: exact_budget(n.visits, node == ROOT),
+                });
             }
             if !self.solver {
                 if let Some(o) = game.outcome() {
@@ -444,10 +437,32 @@ impl<G: Game> Worker<G> {
         }
     }
 
+    /// Records what the exact search proved about a node of the path,
+    /// unless another thread has proven it meanwhile.
+    fn settle(&mut self, walk: &Walk<G>, proved: Proved<G>) {
+        let Proved {
+            depth,
+            side,
+            outcome,
+            mv,
+        } = proved;
+        let node = walk.path[depth];
+        if self.tree.node(node).proof != Proof::Unknown {
+            return;
+        }
+        self.prove_move(node, side, outcome, mv);
+        self.tree.node_mut(node).proof = solver::terminal(outcome, walk.movers[depth]);
+        self.propagate_from(walk, depth);
+    }
+
     /// Proves what follows from the proof of the last node of the path.
     fn propagate(&mut self, walk: &Walk<G>) {
+        self.propagate_from(walk, walk.path.len() - 1);
+    }
+
+    /// Proves what follows from the proof of the path's node at `last`.
+    fn propagate_from(&mut self, walk: &Walk<G>, last: usize) {
         let end = self.order.end();
-        let last = walk.path.len() - 1;
         solver::propagate(&mut self.tree, &walk.path, &walk.movers, last, |t, i| {
             u32::from(t.node(i).cursor) == end
         });

@@ -9,7 +9,7 @@ use crate::search::game::Game;
 use crate::search::limits::{CHECK_INTERVAL, Stopper};
 use crate::search::outcome::Outcome;
 use crate::search::tree::ROOT;
-use crate::search::walk::Walk;
+use crate::search::walk::{Proved, Walk};
 
 impl<G: Game> Worker<G> {
     /// Whether the tree may grow on: below `max_nodes` nodes and the
@@ -47,8 +47,8 @@ impl<G: Game> Worker<G> {
 
     /// [`Worker::run`] for one of several threads growing the tree behind
     /// `shared`: the lock is held for the descent and the backup, and a
-    /// virtual loss on the path while the playout runs steers the other
-    /// threads elsewhere. Returns the number of iterations this thread ran.
+    /// virtual loss on the path while the playout (and the exact search
+    /// the descent asked for) runs steers the other threads elsewhere. Returns the number of iterations this thread ran.
     pub fn run_shared(
         shared: &Mutex<&mut Self>,
         walk: &mut Walk<G>,
@@ -69,13 +69,16 @@ impl<G: Game> Worker<G> {
         let mut done = 0;
         // The result of this thread's last playout, backed up at its next
         // turn with the lock, together with its next descent.
-        let mut pending: Option<Outcome> = None;
+        let mut pending: Option<(Outcome, Option<Proved<G>>)> = None;
         let mut w = lock();
         loop {
-            if let Some(o) = pending.take() {
+            if let Some((o, proved)) = pending.take() {
                 // Another thread may have moved the blocks of the path's nodes.
                 w.resolve(walk);
                 w.backup(walk, o, true);
+                if let Some(p) = proved {
+                    w.settle(walk, p);
+                }
                 done += 1;
             }
             if done >= max_iterations
@@ -85,14 +88,18 @@ impl<G: Game> Worker<G> {
                 break;
             }
             match w.descend(walk, root) {
-                Leaf::Ended(o) => {
+                Leaf::Ended(o) if walk.job.is_none() => {
                     w.backup(walk, o, false);
                     done += 1;
                 }
-                Leaf::Open(mut game) => {
+                leaf => {
                     w.add_virtual_loss(walk);
                     drop(w);
-                    pending = Some(walk.playout(&mut game));
+                    let o = match leaf {
+                        Leaf::Ended(o) => o,
+                        Leaf::Open(mut game) => walk.playout(&mut game),
+                    };
+                    pending = Some((o, walk.solve_job()));
                     w = lock();
                 }
             }
@@ -109,7 +116,11 @@ impl<G: Game> Worker<G> {
             Leaf::Ended(o) => o,
             Leaf::Open(mut game) => walk.playout(&mut game),
         };
+        let proved = walk.solve_job();
         self.backup(walk, outcome, false);
+        if let Some(p) = proved {
+            self.settle(walk, p);
+        }
     }
 
     /// Counts a visit without a reward on every node of the path, until

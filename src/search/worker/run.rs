@@ -48,7 +48,8 @@ impl<G: Game> Worker<G> {
     /// [`Worker::run`] for one of several threads growing the tree behind
     /// `shared`: the lock is held for the descent and the backup, and a
     /// virtual loss on the path while the playout (and the exact search
-    /// the descent asked for) runs steers the other threads elsewhere. Returns the number of iterations this thread ran.
+    /// the descent asked for) runs steers the other threads elsewhere.
+    /// Returns the number of iterations this thread ran.
     pub fn run_shared(
         shared: &Mutex<&mut Self>,
         walk: &mut Walk<G>,

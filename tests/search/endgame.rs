@@ -2,7 +2,7 @@
 //! and draws) in far fewer iterations than the tree alone needs, and the
 //! move played is one the proof stands on.
 
-use cabra::engine::endgame::Endgame;
+use cabra::engine::endgame::{Endgame, Value};
 use cabra::game::record::parse_game;
 use cabra::game::{Move, Position};
 use cabra::search::{Limits, Proven, SearchConfig, Searcher};
@@ -33,6 +33,31 @@ fn search(pos: Position, exact: bool, iterations: u64) -> (Option<Proven>, Optio
     (r.proven, r.best, r.iterations)
 }
 
+/// The exact value of `pos` for the side to move.
+fn exact_value(pos: &Position) -> Value {
+    Endgame::new()
+        .solve(pos, 100_000_000)
+        .expect("late positions are solved")
+        .0
+}
+
+/// What the search should report for an exact value.
+fn proven(value: Value) -> Proven {
+    [Proven::Loss, Proven::Draw, Proven::Win][(value + 1) as usize]
+}
+
+/// The exact value, for the side to move in `pos`, of playing `mv` there.
+fn value_of(pos: Position, mv: Move) -> Value {
+    let mut after = pos;
+    after.play_move(mv);
+    match after.status().winner() {
+        _ if !after.status().is_over() => -exact_value(&after),
+        Some(w) if w == pos.to_move() => 1,
+        Some(_) => -1,
+        None => 0,
+    }
+}
+
 #[test]
 fn late_positions_are_proven_and_the_proven_move_is_played() {
     let mut kinds = Vec::new();
@@ -43,28 +68,18 @@ fn late_positions_are_proven_and_the_proven_move_is_played() {
         ("selfplay-perimeter-win.caminos", 6),
     ] {
         let pos = late(file, left);
-        let (value, _) = Endgame::new()
-            .solve(&pos, 100_000_000)
-            .expect("seven placements left are solved");
-        let want = match value {
-            1 => Proven::Win,
-            0 => Proven::Draw,
-            _ => Proven::Loss,
-        };
-        let (proven, best, used) = search(pos, true, 200_000);
-        assert_eq!(proven, Some(want), "{file} with {left} left");
+        let value = exact_value(&pos);
+        let want = proven(value);
+        let (found, best, used) = search(pos, true, 200_000);
+        assert_eq!(found, Some(want), "{file} with {left} left");
         assert!(used < 200_000, "{file}: the proof ended the search");
         // The move played keeps the proven value.
-        let mut after = pos;
-        after.play_move(best.unwrap());
-        let after_value = match after.status().winner() {
-            _ if !after.status().is_over() => -Endgame::new().solve(&after, 100_000_000).unwrap().0,
-            Some(w) if w == pos.to_move() => 1,
-            Some(_) => -1,
-            None => 0,
-        };
         if want != Proven::Loss {
-            assert_eq!(after_value, value, "{file} with {left} left");
+            assert_eq!(
+                value_of(pos, best.unwrap()),
+                value,
+                "{file} with {left} left"
+            );
         }
         // Without the exact search the tree has not proven it by then.
         let (alone, _, _) = search(pos, false, used);
@@ -99,10 +114,11 @@ fn a_kept_tree_plays_the_move_its_proof_stands_on() {
         }
         let r = s.search(&Limits::none().iterations(2_000));
         assert_eq!(r.proven, Some(Proven::Win), "seed {seed}");
-        let mut after = *s.position();
-        after.play_move(r.best.unwrap());
-        let (value, _) = Endgame::new().solve(&after, 100_000_000).unwrap();
-        assert_eq!(value, -1, "seed {seed}: the move played keeps the win");
+        assert_eq!(
+            value_of(*s.position(), r.best.unwrap()),
+            1,
+            "seed {seed}: the move played keeps the win"
+        );
     }
 }
 
@@ -115,8 +131,8 @@ fn threads_sharing_the_tree_prove_late_positions_too() {
         ("selfplay-perimeter-win.caminos", 7),
     ] {
         let pos = late(file, left);
-        let (value, _) = Endgame::new().solve(&pos, 100_000_000).unwrap();
-        let want = [Proven::Loss, Proven::Draw, Proven::Win][(value + 1) as usize];
+        let value = exact_value(&pos);
+        let want = proven(value);
         let config = SearchConfig {
             threads: 2,
             seed: 3,
@@ -125,19 +141,9 @@ fn threads_sharing_the_tree_prove_late_positions_too() {
         let r = Searcher::new(pos, config).search(&Limits::none().iterations(200_000));
         assert_eq!(r.proven, Some(want), "{file} with {left} left");
         assert!(r.iterations < 200_000, "{file}: the proof ended the search");
-        let mut after = pos;
-        after.play_move(r.best.unwrap());
-        let after_value = match after.status().winner() {
-            _ if !after.status().is_over() => -Endgame::new().solve(&after, 100_000_000).unwrap().0,
-            Some(w) if w == pos.to_move() => 1,
-            Some(_) => -1,
-            None => 0,
-        };
         if want != Proven::Loss {
-            assert_eq!(
-                after_value, value,
-                "{file}: the move played keeps the value"
-            );
+            let kept = value_of(pos, r.best.unwrap());
+            assert_eq!(kept, value, "{file}: the move played keeps the value");
         }
     }
 }

@@ -9,23 +9,12 @@
 use std::process::ExitCode;
 
 use cabra::engine::playout::Policy;
+use cabra::game::Position;
 use cabra::game::record::parse_game;
-use cabra::game::{Position, Status, WinReason};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 const PLAYOUTS: u32 = 2000;
-
-/// Whether a finished game ended without a bridge.
-fn on_counts(s: Status) -> bool {
-    !matches!(
-        s,
-        Status::Won {
-            by: WinReason::Bridge,
-            ..
-        }
-    )
-}
 
 fn main() -> ExitCode {
     let files: Vec<String> = std::env::args().skip(1).collect();
@@ -45,12 +34,10 @@ fn main() -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
-        let ended = if !game.status().is_over() {
-            "unfinished"
-        } else if on_counts(game.status()) {
-            "on the counts"
-        } else {
-            "by a bridge"
+        let ended = match game.status().reason() {
+            None => "unfinished",
+            Some("bridge") => "by a bridge",
+            Some(_) => "on the counts",
         };
         let mut line = format!("{file}: ended {ended}; playouts on the counts after");
         let moves = game.moves();
@@ -59,7 +46,7 @@ fn main() -> ExitCode {
             let counted = (0..PLAYOUTS)
                 .filter(|_| {
                     let s = Policy::SHIPPED.run(&mut pos.clone(), &mut rng, None, None, |_| {});
-                    on_counts(s)
+                    s.reason() != Some("bridge")
                 })
                 .count();
             line += &format!(" {k}: {:.0}%", 100.0 * counted as f64 / f64::from(PLAYOUTS));

@@ -6,7 +6,7 @@
 use rand::RngCore;
 
 use super::endgame::{self, Endgame};
-use super::playout::Policy;
+use super::playout::{Policy, score};
 use super::prior;
 use crate::game::{MOVE_COUNT, Move, Position, Status, Volume};
 use crate::search::{Game, Outcome, Replies, Side};
@@ -89,7 +89,7 @@ impl Game for Position {
     ) -> Outcome {
         let last = last.and_then(|id| Move::from_id(id).placement());
         let s = policy.run(self, rng, replies, last, |p| record(p.index()));
-        outcome(s).expect("a playout ends the game")
+        score::outcome(self, s, rng, policy.score)
     }
 
     fn solve(&self, exact: &mut Endgame, budget: u64) -> Option<(Outcome, Move)> {

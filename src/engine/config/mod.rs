@@ -6,14 +6,15 @@
 //! default engine: `"baseline"`, `"default,c=0.5"`, `"time=200ms,reuse=off"`.
 //! Adding an option means adding a field and one row of [`KEYS`].
 
+mod values;
+
 use std::time::Duration;
 
 use super::playout::Policy;
 use super::units::{format_duration, parse_count, parse_duration};
 use crate::search::{DEFAULT_THREAT_VISITS, SearchConfig, Uct};
-
-/// Most threads a search may use.
-pub const MAX_THREADS: usize = 256;
+pub use values::{MAX_THREADS, parse_threads};
+use values::{on_off, opt, parse_bool, parse_percent, parse_positive};
 
 /// One engine: how it searches, how its playouts choose, and how long it
 /// thinks per move.
@@ -62,47 +63,6 @@ impl Key {
     pub fn get(&self, config: &EngineConfig) -> String {
         (self.get)(config)
     }
-}
-
-fn on_off(b: bool) -> String {
-    if b { "on" } else { "off" }.to_string()
-}
-
-fn parse_bool(v: &str) -> Result<bool, String> {
-    match v.to_ascii_lowercase().as_str() {
-        "on" | "true" | "yes" | "1" => Ok(true),
-        "off" | "false" | "no" | "0" => Ok(false),
-        _ => Err(format!("'{v}' is not on or off")),
-    }
-}
-
-fn parse_positive(v: &str) -> Result<f32, String> {
-    match v.parse::<f32>() {
-        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
-        _ => Err(format!("'{v}' is not a positive number")),
-    }
-}
-
-fn parse_percent(v: &str) -> Result<u8, String> {
-    match v.parse::<u8>() {
-        Ok(n) if n <= 100 => Ok(n),
-        _ => Err(format!("'{v}' is not a percentage, 0 to 100")),
-    }
-}
-
-/// Parses a thread count, 1 to [`MAX_THREADS`].
-pub fn parse_threads(v: &str) -> Result<usize, String> {
-    match v.trim().parse::<usize>() {
-        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "'{}' is not a number of threads from 1 to {MAX_THREADS}",
-            v.trim()
-        )),
-    }
-}
-
-fn opt<T>(v: Option<T>, f: impl Fn(T) -> String) -> String {
-    v.map_or("-".to_string(), f)
 }
 
 /// Every key, in the order of the help text.
@@ -237,6 +197,16 @@ pub const KEYS: &[Key] = &[
             Ok(())
         },
         get: |c| c.playout.block.to_string(),
+    },
+    Key {
+        name: "pscore",
+        value: "0-100",
+        help: "percent of a playout's reward taken from the final counts, whichever way it ended",
+        set: |c, v| {
+            c.playout.score = parse_percent(v)?;
+            Ok(())
+        },
+        get: |c| c.playout.score.to_string(),
     },
     Key {
         name: "reply",

@@ -39,7 +39,7 @@ fn parses_names_and_keys() {
         "pshape=50",
         "rimlast=on",
         "rimprior=5",
-        "pscore=20",
+        "pscore=101",
     ] {
         assert!(EngineConfig::parse(bad).is_err(), "{bad}");
     }
@@ -48,9 +48,10 @@ fn parses_names_and_keys() {
 #[test]
 fn keys_set_the_search_and_playouts() {
     let x = EngineConfig::parse(
-        "threats=off,prim=30,pwin=off,reply=off,treply=off,pblock=0,endgame=off,prior=off",
+        "threats=off,prim=30,pwin=off,reply=off,treply=off,pblock=0,endgame=off,prior=off,pscore=20",
     )
     .unwrap();
+    assert_eq!(x.playout.score, 20);
     assert!(!x.search.threats && !x.playout.win && !x.search.replies);
     assert!(!x.search.reply_first && !x.search.exact && !x.search.ranked);
     assert_eq!(x.playout.rim, 30);

@@ -10,12 +10,16 @@
 //! 4. [`block`]: where the opponent threatens to win at once, a placement
 //!    (reply or random) that surely leaves the threat is redrawn.
 //!
+//! At the end, [`score`] may move a share of the reward to the final
+//! counts (in [`crate::engine::adapter`], which reports the outcome).
+//!
 //! With every policy off and no reply table the playout is the rules'
 //! uniform [`Position::random_playout`]. Nothing here allocates.
 
 pub mod block;
 pub mod reply;
 pub mod rim;
+pub mod score;
 pub mod win;
 
 use rand::RngCore;
@@ -34,6 +38,8 @@ pub struct Policy {
     /// Redraws of a placement that surely leaves the opponent's win in one
     /// ([`block`]; 0: off).
     pub block: u8,
+    /// Percent of the reward taken from the final counts ([`score`]).
+    pub score: u8,
 }
 
 impl Policy {
@@ -42,6 +48,7 @@ impl Policy {
         win: false,
         rim: 0,
         block: 0,
+        score: 0,
     };
 
     /// The playouts of the engine as shipped (measured in docs/STRENGTH.md).
@@ -49,6 +56,7 @@ impl Policy {
         win: true,
         rim: 50,
         block: 4,
+        score: 0,
     };
 
     /// Plays `pos` to its end and returns the result, calling `record` with

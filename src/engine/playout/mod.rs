@@ -56,7 +56,7 @@ impl Policy {
         win: true,
         rim: 50,
         block: 4,
-        score: 0,
+        score: 10,
     };
 
     /// Plays `pos` to its end and returns the result, calling `record` with

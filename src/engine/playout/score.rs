@@ -8,7 +8,9 @@
 //! lead in the counts (fewer perimeter pieces under `caminos`, more edge
 //! columns under `bridget`), whichever way the playout ended. The tree
 //! keeps whole and half points, so the reward is rounded to a win, draw or
-//! loss at random with the right expectation.
+//! loss at random with the right expectation (the reply table learns from
+//! that rounded outcome too). A large share plays for the counts at the
+//! expense of the bridge race: docs/STRENGTH.md has the measurements.
 
 use rand::RngCore;
 
@@ -16,7 +18,8 @@ use crate::engine::adapter;
 use crate::game::{Player, Position, Status, Variant, below};
 use crate::search::Outcome;
 
-/// Lead in the counts that earns about three quarters of the score share.
+/// The lead in the counts (in pieces or columns) at which the score has
+/// gone three quarters of the way from even to its bound (tanh 1 ≈ 0.76).
 const SCALE: f32 = 3.0;
 
 /// The outcome to back up for a playout that ended in `status` at `pos`,

@@ -89,7 +89,8 @@ impl Game for Position {
     ) -> Outcome {
         let last = last.and_then(|id| Move::from_id(id).placement());
         let s = policy.run(self, rng, replies, last, |p| record(p.index()));
-        score::outcome(self, s, rng, policy.score)
+        let result = outcome(s).expect("a playout ends the game");
+        score::outcome(self, result, rng, policy.score)
     }
 
     fn solve(&self, exact: &mut Endgame, budget: u64) -> Option<(Outcome, Move)> {

@@ -14,24 +14,22 @@
 
 use rand::RngCore;
 
-use crate::engine::adapter;
-use crate::game::{Player, Position, Status, Variant, below};
+use crate::game::{Player, Position, Variant, below};
 use crate::search::Outcome;
 
 /// The lead in the counts (in pieces or columns) at which the score has
 /// gone three quarters of the way from even to its bound (tanh 1 ≈ 0.76).
 const SCALE: f32 = 3.0;
 
-/// The outcome to back up for a playout that ended in `status` at `pos`,
+/// The outcome to back up for a playout that ended with `result` at `pos`,
 /// with `percent` of the reward from the counts (0: the result alone).
 #[inline]
 pub fn outcome<R: RngCore + ?Sized>(
     pos: &Position,
-    status: Status,
+    result: Outcome,
     rng: &mut R,
     percent: u8,
 ) -> Outcome {
-    let result = adapter::outcome(status).expect("a playout ends the game");
     if percent == 0 {
         return result;
     }
@@ -63,11 +61,11 @@ mod tests {
     use crate::game::{Position, parse_placement};
 
     /// Mean reward for player one over many roundings.
-    fn mean(pos: &Position, status: Status, percent: u8) -> f32 {
+    fn mean(pos: &Position, result: Outcome, percent: u8) -> f32 {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
         let n = 20_000;
         let total: f32 = (0..n)
-            .map(|_| outcome(pos, status, &mut rng, percent).reward_for(0))
+            .map(|_| outcome(pos, result, &mut rng, percent).reward_for(0))
             .sum();
         total / n as f32
     }
@@ -75,22 +73,14 @@ mod tests {
     #[test]
     fn without_a_share_the_result_is_kept() {
         let pos = Position::new();
-        let won = Status::Won {
-            winner: Player::Two,
-            by: crate::game::WinReason::Bridge,
-        };
-        assert_eq!(mean(&pos, won, 0), 0.0);
+        assert_eq!(mean(&pos, Outcome::Win(1), 0), 0.0);
     }
 
     #[test]
     fn equal_counts_move_a_win_halfway_to_a_draw_by_the_share() {
         // The empty board: both counts 0, so the score is one half.
         let pos = Position::new();
-        let won = Status::Won {
-            winner: Player::One,
-            by: crate::game::WinReason::Bridge,
-        };
-        let m = mean(&pos, won, 20);
+        let m = mean(&pos, Outcome::Win(0), 20);
         assert!((m - 0.9).abs() < 0.01, "{m}");
     }
 
@@ -103,10 +93,7 @@ mod tests {
         pos.play(parse_placement("O T0 330").unwrap());
         assert_eq!(pos.count(Player::One), 1);
         assert_eq!(pos.count(Player::Two), 0);
-        let draw = Status::Draw {
-            by: crate::game::WinReason::Perimeter,
-        };
-        let m = mean(&pos, draw, 50);
+        let m = mean(&pos, Outcome::Draw, 50);
         let expected = 0.5 * 0.5 + 0.5 * (0.5 - 0.5 * (1.0f32 / SCALE).tanh());
         assert!((m - expected).abs() < 0.01, "{m} {expected}");
         assert!(m < 0.47, "{m}");

@@ -177,16 +177,6 @@ pub const KEYS: &[Key] = &[
         get: |c| on_off(c.playout.win),
     },
     Key {
-        name: "prim",
-        value: "0-100",
-        help: "percent chance that a playout redraws a bottom-perimeter placement once",
-        set: |c, v| {
-            c.playout.rim = parse_percent(v)?;
-            Ok(())
-        },
-        get: |c| c.playout.rim.to_string(),
-    },
-    Key {
         name: "pblock",
         value: "0-255",
         help: "where the opponent threatens to win at once, a playout redraws a placement that surely leaves the threat, up to N times (0: off)",

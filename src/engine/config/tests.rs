@@ -48,13 +48,12 @@ fn parses_names_and_keys() {
 #[test]
 fn keys_set_the_search_and_playouts() {
     let x = EngineConfig::parse(
-        "threats=off,prim=30,pwin=off,reply=off,treply=off,pblock=0,endgame=off,prior=off,pscore=20",
+        "threats=off,pwin=off,reply=off,treply=off,pblock=0,endgame=off,prior=off,pscore=20",
     )
     .unwrap();
     assert_eq!(x.playout.score, 20);
     assert!(!x.search.threats && !x.playout.win && !x.search.replies);
     assert!(!x.search.reply_first && !x.search.exact && !x.search.ranked);
-    assert_eq!(x.playout.rim, 30);
     assert_eq!(x.playout.block, 0);
     let t = EngineConfig::parse("baseline,threats=4").unwrap();
     assert!(t.search.threats && t.search.threat_visits == 4);
@@ -75,7 +74,7 @@ fn every_key_reads_back_what_it_describes() {
     for text in [
         "default",
         "baseline",
-        "c=0.7,threats=3,prim=20,threads=2,time=150ms",
+        "c=0.7,threats=3,pscore=20,threads=2,time=150ms",
     ] {
         let c = EngineConfig::parse(text).unwrap();
         let again: String = c

@@ -5,8 +5,7 @@
 //! 1. [`win`]: a player who can complete a bridge at once does so;
 //! 2. [`reply`]: else the last good reply to the opponent's previous
 //!    placement, when the search keeps a reply table and the reply is legal;
-//! 3. [`rim`]: else a uniformly random placement, redrawn once with some
-//!    chance when it adds a piece to the mover's bottom-perimeter count;
+//! 3. else a uniformly random placement;
 //! 4. [`block`]: where the opponent threatens to win at once, a placement
 //!    (reply or random) that surely leaves the threat is redrawn.
 //!
@@ -18,7 +17,6 @@
 
 pub mod block;
 pub mod reply;
-pub mod rim;
 pub mod score;
 pub mod win;
 
@@ -33,8 +31,6 @@ use crate::search::Replies;
 pub struct Policy {
     /// Take an immediate win ([`win`]).
     pub win: bool,
-    /// Percent chance of redrawing a bottom-perimeter placement once ([`rim`]).
-    pub rim: u8,
     /// Redraws of a placement that surely leaves the opponent's win in one
     /// ([`block`]; 0: off).
     pub block: u8,
@@ -46,7 +42,6 @@ impl Policy {
     /// Uniformly random placements.
     pub const UNIFORM: Policy = Policy {
         win: false,
-        rim: 0,
         block: 0,
         score: 0,
     };
@@ -54,7 +49,6 @@ impl Policy {
     /// The playouts of the engine as shipped (measured in docs/STRENGTH.md).
     pub const SHIPPED: Policy = Policy {
         win: true,
-        rim: 50,
         block: 4,
         score: 10,
     };
@@ -96,7 +90,7 @@ impl Policy {
             let region = threat.map(|t| pos.defence_region(t));
             let p = match reply::choose(pos, replies, last) {
                 Some(p) if region.is_none_or(|r| pos.may_stop(r, p)) => p,
-                _ => match rim::choose(pos, rng, self.rim) {
+                _ => match pos.random_move(rng) {
                     Some(p) => p,
                     None => return pos.end_by_count(),
                 },

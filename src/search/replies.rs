@@ -60,8 +60,9 @@ impl Replies {
     }
 
     /// The reply of `side` to the opponent's move `previous` that answered
-    /// its own move `before`, if one is stored (rarely, for a pair whose
-    /// slot and tag another pair shares).
+    /// its own move `before`, if one is stored. Rarely it is the reply of
+    /// another pair with the same slot and tag: like every stored reply,
+    /// the playout checks it is legal before playing it.
     #[inline(always)]
     pub fn get_pair(&self, side: Side, before: usize, previous: usize) -> Option<usize> {
         let (i, tag) = pair_slot(side, before, previous);

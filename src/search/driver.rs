@@ -1,8 +1,9 @@
 //! The searcher: one tree, searched by one thread or several, kept between
 //! moves.
 //!
-//! Tree parallelism: every thread grows the same tree, each with its own
-//! random stream, playouts, reply table and exact-search table ([`Walk`]);
+//! Tree parallelism: every thread grows the same tree and teaches the same
+//! reply table, each with its own random stream, playouts and exact-search
+//! table ([`Walk`]);
 //! a thread holds the tree's lock while it descends and backs up, not while
 //! it plays out or runs an exact search, and a virtual loss on its path
 //! sends the others elsewhere meanwhile. With one thread, a seed and an
@@ -22,7 +23,7 @@ use super::limits::{Limits, Stopper, share};
 use super::order::{child_salt, mix};
 use super::report::{MoveStats, Proven, Report};
 use super::tree::{Node, Proof, ROOT};
-use super::walk::Walk;
+use super::walk::{Walk, reply_table};
 use super::worker::Worker;
 
 /// A search over positions of one game, keeping its tree between moves.
@@ -49,8 +50,9 @@ impl<G: Game> Searcher<G> {
         let threads = config.threads.max(1);
         let seed = thread_seed(config.seed, 0);
         let worker = Worker::new(&root, &config, seed, config.node_cap);
+        let replies = reply_table::<G>(config.replies);
         let walks = (0..threads)
-            .map(|i| Walk::new(&playout, thread_seed(config.seed, i), config.replies))
+            .map(|i| Walk::new(&playout, thread_seed(config.seed, i), replies.clone()))
             .collect();
         let pool = (threads > 1).then(|| {
             rayon::ThreadPoolBuilder::new()
@@ -359,4 +361,28 @@ fn flip_child(p: Proof) -> Option<Proven> {
 /// Seed of thread `i`: distinct, well-mixed streams from one base seed.
 fn thread_seed(base: u64, i: usize) -> u64 {
     mix(base ^ mix(i as u64))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::search::toy::Hex;
+
+    #[test]
+    fn the_threads_of_a_search_teach_one_reply_table() {
+        let config = SearchConfig {
+            threads: 2,
+            replies: true,
+            ..SearchConfig::default()
+        };
+        let mut s = Searcher::new(Hex::<5>::new(), config);
+        let tables: Vec<_> = s.walks.iter().map(|w| w.replies.clone().unwrap()).collect();
+        assert!(Arc::ptr_eq(&tables[0], &tables[1]));
+        // The threads fill it as they search.
+        s.search(&Limits::none().iterations(2000));
+        let stored = (0..25).filter(|&m| tables[1].get(0, m).is_some()).count();
+        assert!(stored > 0, "no reply learned");
+    }
 }

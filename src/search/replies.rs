@@ -5,6 +5,14 @@
 //! stored reply to the pair when it is legal, else the one to the move; a
 //! side that loses a simulation forgets the replies it played in it, so
 //! stale answers do not linger.
+//!
+//! The threads of one search share one table, so each learns from every
+//! thread's simulations. Its slots are atomics read and written with
+//! relaxed ordering: a slot is a hint that the playout checks for
+//! legality, so a reply another thread overwrites a moment later does no
+//! harm.
+
+use std::sync::atomic::{AtomicU16, AtomicU32, Ordering::Relaxed};
 
 use super::outcome::{Outcome, Side};
 
@@ -12,22 +20,22 @@ use super::outcome::{Outcome, Side};
 const NONE: u16 = u16::MAX;
 
 /// The reply table of one search tree.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Replies {
     /// `best[side * space + previous]`: the reply of `side` to `previous`.
-    best: Vec<u16>,
+    best: Vec<AtomicU16>,
     space: usize,
     /// The replies to pairs of moves, in a hashed table (a full one would
     /// hold millions of pairs that never occur): each slot holds a check
     /// tag of its pair in the high half and the reply in the low half, or
     /// [`EMPTY`].
-    pairs: Vec<u32>,
+    pairs: Vec<AtomicU32>,
 }
 
 /// A slot of the pair table with no reply (no reply id reaches `0xFFFF`).
 const EMPTY: u32 = u32::MAX;
 
-/// Slots in the pair table: 2^20 of 4 bytes, 4 MiB per search thread.
+/// Slots in the pair table: 2^20 of 4 bytes, 4 MiB per search.
 const PAIR_BITS: u32 = 20;
 
 /// The slot and the check tag of the pair (`before` of `side`, then the
@@ -46,16 +54,16 @@ impl Replies {
     /// An empty table for move ids below `space`.
     pub fn new(space: usize) -> Self {
         Replies {
-            best: vec![NONE; 2 * space],
+            best: (0..2 * space).map(|_| AtomicU16::new(NONE)).collect(),
             space,
-            pairs: vec![EMPTY; 1 << PAIR_BITS],
+            pairs: (0..1 << PAIR_BITS).map(|_| AtomicU32::new(EMPTY)).collect(),
         }
     }
 
     /// The reply of `side` to the opponent's move `previous`, if one is stored.
     #[inline(always)]
     pub fn get(&self, side: Side, previous: usize) -> Option<usize> {
-        let r = self.best[usize::from(side) * self.space + previous];
+        let r = self.best[usize::from(side) * self.space + previous].load(Relaxed);
         (r != NONE).then_some(usize::from(r))
     }
 
@@ -66,7 +74,7 @@ impl Replies {
     #[inline(always)]
     pub fn get_pair(&self, side: Side, before: usize, previous: usize) -> Option<usize> {
         let (i, tag) = pair_slot(side, before, previous);
-        let e = self.pairs[i];
+        let e = self.pairs[i].load(Relaxed);
         (e != EMPTY && e & 0xFFFF_0000 == tag).then_some((e & 0xFFFF) as usize)
     }
 
@@ -76,7 +84,7 @@ impl Replies {
     /// came before it, to the pair: the winner stores each of its replies;
     /// the loser forgets each of its replies that is stored. A draw teaches
     /// nothing; a move that follows its own side's move answers nothing.
-    pub fn learn(&mut self, moves: &[u16], sides: &[Side], outcome: Outcome) {
+    pub fn learn(&self, moves: &[u16], sides: &[Side], outcome: Outcome) {
         let Outcome::Win(winner) = outcome else {
             return;
         };
@@ -85,24 +93,64 @@ impl Replies {
             if side == sides[i - 1] {
                 continue;
             }
-            let slot = &mut self.best[usize::from(side) * self.space + usize::from(moves[i - 1])];
-            if side == winner {
-                *slot = moves[i];
-            } else if *slot == moves[i] {
-                *slot = NONE;
-            }
+            let slot = &self.best[usize::from(side) * self.space + usize::from(moves[i - 1])];
+            update(slot, moves[i], NONE, side == winner);
             if i >= 2 && sides[i - 2] == side {
                 let (k, tag) =
                     pair_slot(side, usize::from(moves[i - 2]), usize::from(moves[i - 1]));
-                let slot = &mut self.pairs[k];
-                let entry = tag | u32::from(moves[i]);
-                if side == winner {
-                    *slot = entry;
-                } else if *slot == entry {
-                    *slot = EMPTY;
-                }
+                update(
+                    &self.pairs[k],
+                    tag | u32::from(moves[i]),
+                    EMPTY,
+                    side == winner,
+                );
             }
         }
+    }
+}
+
+/// A slot that holds `entry` keeps it (`won`) or loses it; any other
+/// stored entry is replaced only by a win. A slot already right is not
+/// written, so that threads sharing the table do not take its cache lines
+/// from each other for nothing.
+#[inline(always)]
+fn update<A: Slot>(slot: &A, entry: A::Value, empty: A::Value, won: bool) {
+    let now = slot.get();
+    if won && now != entry {
+        slot.set(entry);
+    } else if !won && now == entry {
+        slot.set(empty);
+    }
+}
+
+/// An atomic slot of either table.
+trait Slot {
+    type Value: Copy + PartialEq;
+    fn get(&self) -> Self::Value;
+    fn set(&self, v: Self::Value);
+}
+
+impl Slot for AtomicU16 {
+    type Value = u16;
+    #[inline(always)]
+    fn get(&self) -> u16 {
+        self.load(Relaxed)
+    }
+    #[inline(always)]
+    fn set(&self, v: u16) {
+        self.store(v, Relaxed)
+    }
+}
+
+impl Slot for AtomicU32 {
+    type Value = u32;
+    #[inline(always)]
+    fn get(&self) -> u32 {
+        self.load(Relaxed)
+    }
+    #[inline(always)]
+    fn set(&self, v: u32) {
+        self.store(v, Relaxed)
     }
 }
 
@@ -112,7 +160,7 @@ mod tests {
 
     #[test]
     fn the_winner_learns_its_replies_and_the_loser_forgets_them() {
-        let mut r = Replies::new(10);
+        let r = Replies::new(10);
         // Side 0 plays 1, side 1 answers 2, side 0 answers 3; side 0 wins.
         r.learn(&[1, 2, 3], &[0, 1, 0], Outcome::Win(0));
         assert_eq!(r.get(0, 2), Some(3), "the winner's reply to 2");
@@ -132,7 +180,7 @@ mod tests {
 
     #[test]
     fn pairs_are_answered_apart_from_their_last_move() {
-        let mut r = Replies::new(10);
+        let r = Replies::new(10);
         // Side 0 plays 1, side 1 answers 2, side 0 answers 3; side 0 wins.
         r.learn(&[1, 2, 3], &[0, 1, 0], Outcome::Win(0));
         assert_eq!(r.get_pair(0, 1, 2), Some(3), "the reply to 1 then 2");
@@ -157,7 +205,7 @@ mod tests {
 
     #[test]
     fn a_draw_teaches_nothing_and_the_first_mover_sets_the_sides() {
-        let mut r = Replies::new(4);
+        let r = Replies::new(4);
         r.learn(&[0, 1, 2, 3], &[1, 0, 1, 0], Outcome::Draw);
         assert!((0..4).all(|m| r.get(0, m).is_none() && r.get(1, m).is_none()));
         // Side 1 moved first: side 0 played 1 and 3, side 1 played 2.
@@ -167,7 +215,7 @@ mod tests {
         assert_eq!(r.get(1, 1), None);
         // A move after the same side's own move (a time machine, then a
         // placement) is no reply.
-        let mut r = Replies::new(4);
+        let r = Replies::new(4);
         r.learn(&[0, 1, 2], &[0, 1, 1], Outcome::Win(1));
         assert_eq!(r.get(1, 0), Some(1));
         assert_eq!(r.get(1, 1), None);

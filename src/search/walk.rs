@@ -1,7 +1,10 @@
 //! What one search thread carries through its iterations: its random
-//! stream, the path of its descent, its playouts and its reply table.
+//! stream, the path of its descent, its playouts and its share of the
+//! reply table.
 //! The tree it walks is the [`super::worker::Worker`]'s, shared when
 //! several threads search it.
+
+use std::sync::Arc;
 
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -33,6 +36,11 @@ pub(crate) struct Proved<G: Game> {
     pub mv: G::Move,
 }
 
+/// A reply table for the walks of one search of `G`, if `on`.
+pub(crate) fn reply_table<G: Game>(on: bool) -> Option<Arc<Replies>> {
+    on.then(|| Arc::new(Replies::new(G::MOVE_SPACE)))
+}
+
 /// One thread's side of the search.
 ///
 /// Aligned to 128 bytes so that two walks side by side in a `Vec` never
@@ -43,9 +51,9 @@ pub(crate) struct Proved<G: Game> {
 pub(crate) struct Walk<G: Game> {
     rng: Xoshiro256PlusPlus,
     playout: G::Playout,
-    /// Last good replies, learned from this thread's iterations (when
-    /// configured).
-    pub replies: Option<Replies>,
+    /// Last good replies (when configured), one table that every thread
+    /// of the search reads and teaches.
+    pub replies: Option<Arc<Replies>>,
     /// Nodes of the current descent, root first.
     pub path: Vec<u32>,
     /// The slot of each node of `path` among its parent's children, to
@@ -71,12 +79,13 @@ pub(crate) struct Walk<G: Game> {
 }
 
 impl<G: Game> Walk<G> {
-    /// A walk with its own random stream and, if `replies`, reply table.
-    pub fn new(playout: &G::Playout, seed: u64, replies: bool) -> Self {
+    /// A walk with its own random stream, sharing the reply table `replies`
+    /// (from [`reply_table`]) if there is one.
+    pub fn new(playout: &G::Playout, seed: u64, replies: Option<Arc<Replies>>) -> Self {
         Walk {
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             playout: playout.clone(),
-            replies: replies.then(|| Replies::new(G::MOVE_SPACE)),
+            replies,
             path: Vec::with_capacity(64),
             slots: Vec::with_capacity(64),
             movers: Vec::with_capacity(64),
@@ -142,7 +151,7 @@ impl<G: Game> Walk<G> {
         game.playout(
             &self.playout,
             &mut self.rng,
-            self.replies.as_ref(),
+            self.replies.as_deref(),
             self.last,
             &mut |id| {
                 if record {
@@ -156,7 +165,7 @@ impl<G: Game> Walk<G> {
     /// the path's nodes below the root (`move_into` gives a node's), then
     /// the playout's.
     pub fn learn_replies(&mut self, move_into: impl Fn(u32) -> u16, outcome: Outcome) {
-        let Some(replies) = self.replies.as_mut() else {
+        let Some(replies) = self.replies.as_deref() else {
             return;
         };
         self.line.clear();

@@ -47,7 +47,7 @@ mod tests {
 
     /// A table where `side` answers `previous` with `reply`.
     fn table(side: u8, previous: Placement, reply: Placement) -> Replies {
-        let mut r = Replies::new(crate::game::PLACEMENT_COUNT);
+        let r = Replies::new(crate::game::PLACEMENT_COUNT);
         r.learn(
             &[previous.0, reply.0],
             &[1 - side, side],
@@ -71,7 +71,7 @@ mod tests {
         // later answered `second` after another placement with
         // `single_reply` and won; player 2 answers `first` with `second`.
         let teach = |with_pair: bool| {
-            let mut r = Replies::new(crate::game::PLACEMENT_COUNT);
+            let r = Replies::new(crate::game::PLACEMENT_COUNT);
             if with_pair {
                 r.learn(
                     &[first.0, second.0, pair_reply.0],

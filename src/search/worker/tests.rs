@@ -5,6 +5,7 @@ use std::sync::Mutex;
 use super::*;
 use crate::search::limits::Stopper;
 use crate::search::toy::Hex;
+use crate::search::walk::reply_table;
 
 /// Every node of the tree below `i`, `i` included.
 fn walk(tree: &Tree, i: u32, out: &mut Vec<u32>) {
@@ -26,7 +27,7 @@ fn reply_first_adds_the_stored_reply_once_and_the_order_passes_over_it() {
     };
     let root = Hex::<5>::new();
     let mut w = Worker::new(&root, &config, 7, 1 << 20);
-    let mut thread = Walk::new(&(), 7, true);
+    let mut thread = Walk::new(&(), 7, reply_table::<Hex<5>>(true));
     for _ in 0..20_000 {
         w.iterate(&mut thread, &root);
     }
@@ -57,7 +58,9 @@ fn threads_sharing_a_tree_leave_every_count_whole() {
     let config = SearchConfig::default();
     let root = Hex::<5>::new();
     let mut w = Worker::new(&root, &config, 3, 1 << 20);
-    let mut walks = [Walk::new(&(), 1, true), Walk::new(&(), 2, true)];
+    // They share one reply table, as the searcher's threads do.
+    let table = reply_table::<Hex<5>>(true);
+    let mut walks = [Walk::new(&(), 1, table.clone()), Walk::new(&(), 2, table)];
     let limits = crate::search::Limits::none();
     let stop = Stopper::new(&limits, std::time::Instant::now());
     let shared = Mutex::new(&mut w);
@@ -155,7 +158,7 @@ fn worse_ranks_wait_below_the_root_but_the_root_tries_every_move() {
         };
         let root = RankedHex(Hex::new());
         let mut w = Worker::new(&root, &config, 5, 1 << 20);
-        let mut thread = Walk::new(&(), 5, false);
+        let mut thread = Walk::new(&(), 5, None);
         for _ in 0..20_000 {
             w.iterate(&mut thread, &root);
         }

@@ -410,17 +410,24 @@ mod tests {
             assert_eq!(h, hash(&pos));
             assert!(seen.insert(h), "distinct positions, distinct keys");
         }
-        // The same placements in another order give the same key.
-        let all = end.placements();
-        let mut swapped = Position::new();
-        for &p in [all[2], all[1], all[0], all[3]].iter() {
-            swapped.play(p);
-        }
+        // The same placements by the same players in another order give
+        // the same key: four flat Os, each player's two in either order.
+        let o = |cells: &str| crate::game::parse_placement_or_cells(cells).unwrap();
+        let (a1, b1) = (o("000 100 010 110"), o("660 670 760 770"));
+        let (a2, b2) = (o("300 400 310 410"), o("330 430 340 440"));
         let mut straight = Position::new();
-        for &p in &all[..4] {
+        let mut swapped = Position::new();
+        for (&p, &q) in [a1, b1, a2, b2].iter().zip(&[a2, b2, a1, b1]) {
             straight.play(p);
+            swapped.play(q);
         }
         assert_eq!(hash(&swapped), hash(&straight));
+        let mut mixed = Position::new();
+        for &p in &[a1, a2, b1, b2] {
+            mixed.play(p);
+        }
+        assert_ne!(hash(&mixed), hash(&straight), "the owners differ");
+        let all = end.placements();
         let bridget = Position::with_rules(crate::game::Rules {
             variant: Variant::Bridget,
             swap: false,

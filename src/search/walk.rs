@@ -161,19 +161,28 @@ impl<G: Game> Walk<G> {
         )
     }
 
-    /// Teaches the reply table the moves of this iteration: those into
-    /// the path's nodes below the root (`move_into` gives a node's), then
-    /// the playout's.
-    pub fn learn_replies(&mut self, move_into: impl Fn(u32) -> u16, outcome: Outcome) {
-        let Some(replies) = self.replies.as_deref() else {
+    /// Notes the moves into the path's nodes below the root (`move_into`
+    /// gives a node's), which the reply table learns after the playout.
+    /// With threads this runs under the tree's lock, [`Walk::learn_replies`]
+    /// outside it.
+    pub fn note_path(&mut self, move_into: impl Fn(u32) -> u16) {
+        if self.replies.is_none() {
             return;
-        };
+        }
         self.line.clear();
         self.sides.clear();
         for (&i, &side) in self.path[1..].iter().zip(&self.movers[1..]) {
             self.line.push(move_into(i));
             self.sides.push(side);
         }
+    }
+
+    /// Teaches the reply table the moves of this iteration: those of the
+    /// path ([`Walk::note_path`]), then the playout's.
+    pub fn learn_replies(&mut self, outcome: Outcome) {
+        let Some(replies) = self.replies.as_deref() else {
+            return;
+        };
         // Playout moves alternate from the side to move at the leaf.
         let mut side = self.leaf_side;
         for &id in &self.played {

@@ -486,12 +486,16 @@ impl<G: Game> Worker<G> {
         child
     }
 
+    /// Notes the moves of the path for the reply table.
+    fn note_path(&self, walk: &mut Walk<G>) {
+        let tree = &self.tree;
+        walk.note_path(|i| tree.node(i).mv);
+    }
+
     /// Adds the playout's result to every node of the path, each from the
     /// point of view of the player who moved into it; `virtual_loss`: the
     /// visits were counted before the playout ([`Worker::add_virtual_loss`]).
     fn backup(&mut self, walk: &mut Walk<G>, outcome: Outcome, virtual_loss: bool) {
-        let tree = &self.tree;
-        walk.learn_replies(|i| tree.node(i).mv, outcome);
         for j in (0..walk.path.len()).rev() {
             let mover = walk.movers[j];
             let n = self.tree.node_mut(walk.path[j]);

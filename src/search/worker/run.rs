@@ -88,8 +88,11 @@ impl<G: Game> Worker<G> {
             {
                 break;
             }
-            match w.descend(walk, root) {
+            let leaf = w.descend(walk, root);
+            w.note_path(walk);
+            match leaf {
                 Leaf::Ended(o) if walk.job.is_none() => {
+                    walk.learn_replies(o);
                     w.backup(walk, o, false);
                     done += 1;
                 }
@@ -100,6 +103,9 @@ impl<G: Game> Worker<G> {
                         Leaf::Ended(o) => o,
                         Leaf::Open(mut game) => walk.playout(&mut game),
                     };
+                    // The reply table needs no lock: its updates, which
+                    // miss the cache, run outside the tree's lock.
+                    walk.learn_replies(o);
                     pending = Some((o, walk.solve_job()));
                     w = lock();
                 }
@@ -113,10 +119,13 @@ impl<G: Game> Worker<G> {
 
     /// One iteration: descend, expand at most one node, play out, back up.
     pub fn iterate(&mut self, walk: &mut Walk<G>, root: &G) {
-        let outcome = match self.descend(walk, root) {
+        let leaf = self.descend(walk, root);
+        self.note_path(walk);
+        let outcome = match leaf {
             Leaf::Ended(o) => o,
             Leaf::Open(mut game) => walk.playout(&mut game),
         };
+        walk.learn_replies(outcome);
         let proved = walk.solve_job();
         self.backup(walk, outcome, false);
         if let Some(p) = proved {

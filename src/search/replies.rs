@@ -109,10 +109,10 @@ impl Replies {
     }
 }
 
-/// A slot that holds `entry` keeps it (`won`) or loses it; any other
-/// stored entry is replaced only by a win. A slot already right is not
-/// written, so that threads sharing the table do not take its cache lines
-/// from each other for nothing.
+/// After a win (`won`) the slot takes `entry`; after a loss a slot that
+/// holds `entry` is emptied. A slot already right is not written, so that
+/// threads sharing the table do not take its cache lines from each other
+/// for nothing.
 #[inline(always)]
 fn update<A: Slot>(slot: &A, entry: A::Value, empty: A::Value, won: bool) {
     let now = slot.get();

@@ -1,6 +1,6 @@
 //! What one search thread carries through its iterations: its random
-//! stream, the path of its descent, its playouts and its share of the
-//! reply table.
+//! stream, the path of its descent, its playouts and its handle on the
+//! reply table that the threads share.
 //! The tree it walks is the [`super::worker::Worker`]'s, shared when
 //! several threads search it.
 

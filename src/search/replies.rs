@@ -93,64 +93,35 @@ impl Replies {
             if side == sides[i - 1] {
                 continue;
             }
+            let won = side == winner;
             let slot = &self.best[usize::from(side) * self.space + usize::from(moves[i - 1])];
-            update(slot, moves[i], NONE, side == winner);
+            if let Some(v) = updated(slot.load(Relaxed), moves[i], NONE, won) {
+                slot.store(v, Relaxed);
+            }
             if i >= 2 && sides[i - 2] == side {
                 let (k, tag) =
                     pair_slot(side, usize::from(moves[i - 2]), usize::from(moves[i - 1]));
-                update(
-                    &self.pairs[k],
-                    tag | u32::from(moves[i]),
-                    EMPTY,
-                    side == winner,
-                );
+                let slot = &self.pairs[k];
+                if let Some(v) = updated(slot.load(Relaxed), tag | u32::from(moves[i]), EMPTY, won)
+                {
+                    slot.store(v, Relaxed);
+                }
             }
         }
     }
 }
 
-/// After a win (`won`) the slot takes `entry`; after a loss a slot that
-/// holds `entry` is emptied. A slot already right is not written, so that
-/// threads sharing the table do not take its cache lines from each other
-/// for nothing.
+/// What a slot holding `now` must become after a simulation that played
+/// `entry`: `entry` after a win (`won`), `empty` after a loss if it held
+/// `entry`; `None` when it is right already. Such a slot is not written,
+/// so that threads sharing the table do not take its cache lines from
+/// each other for nothing.
 #[inline(always)]
-fn update<A: Slot>(slot: &A, entry: A::Value, empty: A::Value, won: bool) {
-    let now = slot.get();
-    if won && now != entry {
-        slot.set(entry);
-    } else if !won && now == entry {
-        slot.set(empty);
-    }
-}
-
-/// An atomic slot of either table.
-trait Slot {
-    type Value: Copy + PartialEq;
-    fn get(&self) -> Self::Value;
-    fn set(&self, v: Self::Value);
-}
-
-impl Slot for AtomicU16 {
-    type Value = u16;
-    #[inline(always)]
-    fn get(&self) -> u16 {
-        self.load(Relaxed)
-    }
-    #[inline(always)]
-    fn set(&self, v: u16) {
-        self.store(v, Relaxed)
-    }
-}
-
-impl Slot for AtomicU32 {
-    type Value = u32;
-    #[inline(always)]
-    fn get(&self) -> u32 {
-        self.load(Relaxed)
-    }
-    #[inline(always)]
-    fn set(&self, v: u32) {
-        self.store(v, Relaxed)
+fn updated<T: PartialEq>(now: T, entry: T, empty: T, won: bool) -> Option<T> {
+    match (won, now == entry) {
+        (true, false) => Some(entry),
+        (false, true) => Some(empty),
+        _ => None,
     }
 }
 

@@ -27,8 +27,8 @@ use crate::search::{MoveStats, Proven, Report, SearchConfig};
 const DRAW_CHECK_NODES: u64 = 100_000;
 
 /// How many of the second search's moves, most visited first, are checked
-/// for keeping a draw: the checks come after the budget, so they must be
-/// few.
+/// for keeping a draw (or, in a lost position, for not losing at once): the
+/// checks come after the budget, so they must be few.
 const DRAW_CANDIDATES: usize = 8;
 
 /// Whether the report of a search that began at `start` is a proven loss
@@ -80,7 +80,7 @@ pub(crate) fn present(second: Report<Move>, first: &Report<Move>) -> Report<Move
 /// lost or drawn, and the `second`, which looked for the best try.
 pub(crate) fn conclude(pos: &Position, first: Report<Move>, second: Report<Move>) -> Report<Move> {
     match first.proven {
-        Some(Proven::Loss) => lost(second, &first),
+        Some(Proven::Loss) => avoid_loss_in_one(pos, lost(second, &first)),
         _ => drawn(pos, first, &second),
     }
 }
@@ -95,6 +95,37 @@ fn lost(mut second: Report<Move>, first: &Report<Move>) -> Report<Move> {
         m.winrate = 0.0;
     }
     second
+}
+
+/// A lost position's move to play: of the second search's most visited
+/// moves, the first after which the opponent cannot win at once. When the
+/// playouts lose after every move, or the budget left after the proof was
+/// small, the visits alone do not tell a try from a move that loses at once.
+fn avoid_loss_in_one(pos: &Position, mut report: Report<Move>) -> Report<Move> {
+    let mover = pos.to_move();
+    let safe = |mv: Move| {
+        let mut after = *pos;
+        if after.try_play_move(mv).is_err() {
+            return false;
+        }
+        match after.status() {
+            Status::Ongoing => after.to_move() == mover || after.winning_move().is_none(),
+            status => status.winner().is_none_or(|w| w == mover),
+        }
+    };
+    let Some(i) = report
+        .top
+        .iter()
+        .take(DRAW_CANDIDATES)
+        .position(|m| safe(m.mv))
+    else {
+        return report;
+    };
+    let pick = report.top.remove(i);
+    report.best = Some(pick.mv);
+    report.pv = pick.pv.clone();
+    report.top.insert(0, pick);
+    report
 }
 
 /// A drawn position: the first search's report, with the move to play the
@@ -214,6 +245,45 @@ mod tests {
         after.play_move(best);
         let (value, _) = Endgame::new().solve(&after, 10_000_000).unwrap();
         assert_eq!(value, 0, "{best} does not keep the draw");
+    }
+
+    #[test]
+    fn a_lost_position_plays_the_most_visited_try_that_does_not_lose_at_once() {
+        let pos = lost();
+        let safe = safe(&pos);
+        let mut legal = Vec::new();
+        Game::legal_moves(&pos, &mut legal);
+        let unsafe_moves: Vec<Move> = legal.into_iter().filter(|m| !safe.contains(m)).collect();
+        let stats = |mv: Move, visits: u64| MoveStats {
+            mv,
+            visits,
+            winrate: 0.0,
+            proven: Some(Proven::Loss),
+            pv: vec![mv],
+        };
+        let report = |top: Vec<MoveStats<Move>>| Report {
+            best: Some(top[0].mv),
+            winrate: 0.0,
+            proven: Some(Proven::Loss),
+            iterations: 100,
+            nodes: 100,
+            seconds: 0.0,
+            iterations_per_second: 0.0,
+            pv: top[0].pv.clone(),
+            top,
+            threads: 1,
+        };
+        let (blunder, other, try_) = (unsafe_moves[0], unsafe_moves[1], safe[0]);
+        let r = avoid_loss_in_one(
+            &pos,
+            report(vec![stats(blunder, 50), stats(other, 40), stats(try_, 30)]),
+        );
+        assert_eq!((r.best, r.pv.clone()), (Some(try_), vec![try_]));
+        let order: Vec<Move> = r.top.iter().map(|m| m.mv).collect();
+        assert_eq!(order, [try_, blunder, other]);
+        // With no safe move among them, the most visited stays.
+        let r = avoid_loss_in_one(&pos, report(vec![stats(blunder, 50), stats(other, 40)]));
+        assert_eq!(r.best, Some(blunder));
     }
 
     #[test]

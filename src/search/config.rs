@@ -36,12 +36,10 @@ pub struct SearchConfig {
     /// With `threats`: a node is checked for threats once it has this
     /// many visits (1: at its first expansion).
     pub threat_visits: u32,
-    /// Keep a table of last good replies ([`super::Replies`]) per thread,
-    /// learned from its iterations and passed to its playouts.
+    /// Keep one table of last good replies ([`super::Replies`]) per search,
+    /// learned from the iterations of all its threads and passed to their
+    /// playouts.
     pub replies: bool,
-    /// With `replies`: a node's first child is the stored reply to the
-    /// move into it, when legal, before the move order.
-    pub reply_first: bool,
     /// Ask the game's exact search ([`super::Game::solve`]) about nodes once
     /// they have 64, 256, 1024, ... visits, with a budget of half their
     /// visits (all of them at the root); what it proves is a proof in
@@ -66,7 +64,6 @@ impl Default for SearchConfig {
             threats: true,
             threat_visits: DEFAULT_THREAT_VISITS,
             replies: true,
-            reply_first: true,
             exact: true,
             ranked: true,
             top_moves: 10,

@@ -21,10 +21,8 @@
 //!
 //! - UCT with first-play urgency ([`Uct`]); one node added per iteration,
 //!   untried moves taken from a per-node shuffled order of move ids
-//!   (`order.rs`), so a node stores only a cursor; the first child is the
-//!   last good reply to the move into the node when there is one
-//!   ([`SearchConfig::reply_first`]); wide nodes pick their best child from
-//!   a max-tree (`maxtree.rs`) instead of scanning.
+//!   (`order.rs`), so a node stores only a cursor; wide nodes pick their
+//!   best child from a max-tree (`maxtree.rs`) instead of scanning.
 //! - Rewards (win 1, draw 0.5, loss 0) count for the player who made the
 //!   move into a node.
 //! - MCTS-Solver (`solver.rs`): proven wins and losses, with

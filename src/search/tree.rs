@@ -46,8 +46,7 @@ pub(crate) struct Node {
     /// Steps taken along this node's move order (see `order.rs`).
     pub cursor: u16,
     /// Capacity of the child block as a power of two (low bits), and the
-    /// flags ([`Node::THREATENED`], [`Node::THREATS_CHECKED`],
-    /// [`Node::REPLY_FIRST`]).
+    /// flags ([`Node::THREATENED`], [`Node::THREATS_CHECKED`]).
     cap: u8,
     pub proof: Proof,
 }
@@ -58,10 +57,7 @@ impl Node {
     const THREATENED: u8 = 0x80;
     /// Flag in `cap`: the node was checked for threats.
     const THREATS_CHECKED: u8 = 0x40;
-    /// Flag in `cap`: the first child was the stored reply, added ahead of
-    /// the move order (which must then pass over it).
-    const REPLY_FIRST: u8 = 0x20;
-    const FLAGS: u8 = Self::THREATENED | Self::THREATS_CHECKED | Self::REPLY_FIRST;
+    const FLAGS: u8 = Self::THREATENED | Self::THREATS_CHECKED;
 
     /// Capacity of the child block, as a power of two.
     #[inline]
@@ -87,18 +83,6 @@ impl Node {
         if threatened {
             self.cap |= Self::THREATENED;
         }
-    }
-
-    /// Whether the first child was added as the stored reply, out of order.
-    #[inline]
-    pub fn reply_first(&self) -> bool {
-        self.cap & Self::REPLY_FIRST != 0
-    }
-
-    /// Records that the first child is the stored reply.
-    #[inline]
-    pub fn set_reply_first(&mut self) {
-        self.cap |= Self::REPLY_FIRST;
     }
 
     /// Whether the side to move here faces an immediate threat.

@@ -209,16 +209,6 @@ pub const KEYS: &[Key] = &[
         get: |c| on_off(c.search.replies),
     },
     Key {
-        name: "treply",
-        value: "on|off",
-        help: "with reply, each node first expands the stored reply to the move into it",
-        set: |c, v| {
-            c.search.reply_first = parse_bool(v)?;
-            Ok(())
-        },
-        get: |c| on_off(c.search.reply_first),
-    },
-    Key {
         name: "endgame",
         value: "on|off",
         help: "exact endgame: nodes with few placements left are solved by alpha-beta (needs the solver)",
@@ -345,7 +335,6 @@ impl EngineConfig {
                 win_check: false,
                 threats: false,
                 replies: false,
-                reply_first: false,
                 exact: false,
                 ranked: false,
                 ..SearchConfig::default()

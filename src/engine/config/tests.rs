@@ -40,6 +40,7 @@ fn parses_names_and_keys() {
         "rimlast=on",
         "rimprior=5",
         "pscore=101",
+        "treply=on",
     ] {
         assert!(EngineConfig::parse(bad).is_err(), "{bad}");
     }
@@ -48,12 +49,12 @@ fn parses_names_and_keys() {
 #[test]
 fn keys_set_the_search_and_playouts() {
     let x = EngineConfig::parse(
-        "threats=off,pwin=off,reply=off,treply=off,pblock=0,endgame=off,prior=off,pscore=20",
+        "threats=off,pwin=off,reply=off,pblock=0,endgame=off,prior=off,pscore=20",
     )
     .unwrap();
     assert_eq!(x.playout.score, 20);
     assert!(!x.search.threats && !x.playout.win && !x.search.replies);
-    assert!(!x.search.reply_first && !x.search.exact && !x.search.ranked);
+    assert!(!x.search.exact && !x.search.ranked);
     assert_eq!(x.playout.block, 0);
     let t = EngineConfig::parse("baseline,threats=4").unwrap();
     assert!(t.search.threats && t.search.threat_visits == 4);
@@ -63,7 +64,7 @@ fn keys_set_the_search_and_playouts() {
     let b = EngineConfig::baseline();
     assert!(!b.search.exact && b.playout.block == 0 && !b.search.ranked);
     assert!(d.search.threats && d.search.threat_visits == DEFAULT_THREAT_VISITS);
-    assert!(d.search.replies && d.search.reply_first);
+    assert!(d.search.replies);
     assert_eq!((d.search.uct.fpu_drop, b.search.uct.fpu_drop), (0.25, 0.0));
     let f = EngineConfig::parse("default,fpudrop=0.4").unwrap();
     assert_eq!(f.search.uct.fpu_drop, 0.4);

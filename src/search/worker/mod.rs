@@ -104,8 +104,6 @@ pub(crate) struct Worker<G: Game> {
     threats: bool,
     /// Visits a node needs before it is checked for threats.
     threat_visits: u32,
-    /// A node's first child is the stored reply to the move into it.
-    reply_first: bool,
     /// Ask the game's exact search about nodes (see [`exact_due`]).
     exact: bool,
     order: MoveOrder,
@@ -128,7 +126,6 @@ impl<G: Game> Worker<G> {
             win_check: config.solver && config.win_check,
             threats: config.solver && config.win_check && config.threats,
             threat_visits: config.threat_visits,
-            reply_first: config.reply_first && config.replies,
             exact: config.solver && config.exact,
             order: MoveOrder::new(G::MOVE_SPACE, if config.ranked { G::RANKS } else { 1 }),
             root_salt: mix(seed ^ 0x5EED),
@@ -355,47 +352,26 @@ impl<G: Game> Worker<G> {
                     _ => true,
                 }
         };
-        // The reply that last won against the move into this node: a
-        // refutation found elsewhere in the tree is tried first.
-        let reply = match &walk.replies {
-            Some(r) if self.reply_first && !at_root && n.len == 0 && n.cursor == 0 => {
-                r.get(side, usize::from(n.mv)).filter(|&id| admissible(id))
-            }
-            _ => None,
-        };
-        let found = if reply.is_some() {
-            self.tree.node_mut(node).set_reply_first();
-            reply
+        let mut cursor = u32::from(n.cursor);
+        let ranker = if self.order.ranked() {
+            game.ranker()
         } else {
-            let skip = n
-                .reply_first()
-                .then(|| usize::from(self.tree.node(n.first).mv));
-            let mut cursor = u32::from(n.cursor);
-            let ranker = if self.order.ranked() {
-                game.ranker()
-            } else {
-                None
-            };
-            let from = cursor;
-            let found = self.order.next(
-                salt,
-                &mut cursor,
-                |id| Some(id) != skip && admissible(id),
-                |id| ranker.map_or(0, |r| game.rank(&r, G::move_from_id(id))),
-            );
-            if found.is_some()
-                && self.uct.fpu_drop > 0.0
-                && !at_root
-                && self.order.round(cursor - 1) > self.order.round(from)
-            {
-                // The first move of a worse rank is weighed at that rank's
-                // urgency, like the rest of it: stop just before it.
-                self.tree.node_mut(node).cursor = (cursor - 1) as u16;
-                return Expansion::NextRank;
-            }
-            self.tree.node_mut(node).cursor = cursor as u16;
-            found
+            None
         };
+        let found = self.order.next(salt, &mut cursor, admissible, |id| {
+            ranker.map_or(0, |r| game.rank(&r, G::move_from_id(id)))
+        });
+        if found.is_some()
+            && self.uct.fpu_drop > 0.0
+            && !at_root
+            && self.order.round(cursor - 1) > self.order.round(u32::from(n.cursor))
+        {
+            // The first move of a worse rank is weighed at that rank's
+            // urgency, like the rest of it: stop just before it.
+            self.tree.node_mut(node).cursor = (cursor - 1) as u16;
+            return Expansion::NextRank;
+        }
+        self.tree.node_mut(node).cursor = cursor as u16;
         let Some(id) = found else {
             if self.solver {
                 let mover = walk.movers[walk.movers.len() - 1];

@@ -9,7 +9,8 @@
 //! engine searches such a position again, for the rest of its budget,
 //! without the solver: the plain statistics of the playouts then prefer
 //! the moves after which the opponent most often goes wrong, the way a
-//! human player looks for the swindle in a lost game.
+//! human player looks for the swindle in a lost game. Of its most visited
+//! moves it plays the first that leaves the opponent no win in one.
 //!
 //! A position proven drawn is searched again in the same way, and the
 //! engine plays the most visited move of that search that the exact

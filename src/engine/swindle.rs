@@ -30,7 +30,7 @@ const DRAW_CHECK_NODES: u64 = 100_000;
 /// How many of the second search's moves, most visited first, are checked
 /// for keeping a draw (or, in a lost position, for not losing at once): the
 /// checks come after the budget, so they must be few.
-const DRAW_CANDIDATES: usize = 8;
+const CANDIDATES: usize = 8;
 
 /// Whether the report of a search that began at `start` is a proven loss
 /// or draw with budget left to look for the best try (a budget with no
@@ -114,12 +114,7 @@ fn avoid_loss_in_one(pos: &Position, mut report: Report<Move>) -> Report<Move> {
             status => status.winner().is_none_or(|w| w == mover),
         }
     };
-    let Some(i) = report
-        .top
-        .iter()
-        .take(DRAW_CANDIDATES)
-        .position(|m| safe(m.mv))
-    else {
+    let Some(i) = report.top.iter().take(CANDIDATES).position(|m| safe(m.mv)) else {
         return report;
     };
     let pick = report.top.remove(i);
@@ -139,7 +134,7 @@ fn drawn(pos: &Position, mut first: Report<Move>, second: &Report<Move>) -> Repo
     let Some(pick) = second
         .top
         .iter()
-        .take(DRAW_CANDIDATES)
+        .take(CANDIDATES)
         .find(|m| keeps_draw(pos, m.mv, &mut endgame))
     else {
         return first;

@@ -110,6 +110,7 @@ fn avoid_loss_in_one(pos: &Position, mut report: Report<Move>) -> Report<Move> {
             return false;
         }
         match after.status() {
+            // After `tm` the mover moves again: the opponent has no move yet.
             Status::Ongoing => after.to_move() == mover || after.winning_move().is_none(),
             status => status.winner().is_none_or(|w| w == mover),
         }

@@ -6,7 +6,8 @@
 //! The command handlers are grouped by concern in the submodules: moves
 //! typed by the person (`moves`), the engine's searches (`thinking`),
 //! taking back and replaying moves (`undo_redo`), files and position codes
-//! (`files`), and settings and listings (`info`).
+//! (`files`), and settings and listings (`info`); `you` says which sides
+//! the person plays.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

@@ -26,6 +26,9 @@ use super::tree::{Node, Proof, ROOT};
 use super::walk::{Walk, reply_table};
 use super::worker::Worker;
 
+/// The longest principal variation a report gives.
+const MAX_PV: usize = 64;
+
 /// A search over positions of one game, keeping its tree between moves.
 pub struct Searcher<G: Game> {
     root: G,
@@ -287,14 +290,17 @@ impl<G: Game> Searcher<G> {
     /// proven win for the mover if any, otherwise the most visited child
     /// not proven lost.
     fn pv(&self, first: usize) -> Vec<G::Move> {
-        let mut pv = vec![G::move_from_id(first)];
+        // Its full length at once: one allocation per line, however deep
+        // the tree (the allocation test counts them).
+        let mut pv = Vec::with_capacity(MAX_PV);
+        pv.push(G::move_from_id(first));
         let tree = &self.worker.tree;
         let Some(slot) = (tree.children(ROOT).iter()).position(|c| usize::from(c.mv) == first)
         else {
             return pv;
         };
         let mut node = tree.node(ROOT).first + slot as u32;
-        while pv.len() < 64 {
+        while pv.len() < MAX_PV {
             let kids = tree.children(node);
             let pick = |c: &Node| {
                 (

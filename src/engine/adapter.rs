@@ -89,7 +89,11 @@ impl Game for Position {
     ) -> Outcome {
         let last = last.and_then(|id| Move::from_id(id).placement());
         let s = policy.run(self, rng, replies, last, |p| record(p.index()));
-        let result = outcome(s).expect("a playout ends the game");
+        outcome(s).expect("a playout ends the game")
+    }
+
+    #[inline]
+    fn rescore<R: RngCore>(&self, policy: &Policy, rng: &mut R, result: Outcome) -> Outcome {
         score::outcome(self, result, rng, policy.score)
     }
 

@@ -207,6 +207,7 @@ impl<G: Game> Searcher<G> {
             id,
             visits: 0,
             wins2: 0,
+            results: [0, 0],
             proof: Proof::Unknown,
         });
         let listed = stats.iter().find(|s| Some(s.id) == unlisted);
@@ -241,11 +242,14 @@ impl<G: Game> Searcher<G> {
 
     /// The root's children, in move id order.
     fn root_stats(&self) -> Vec<Acc> {
+        let results = &self.worker.root_results;
         let mut stats: Vec<Acc> = (self.worker.tree.children(ROOT).iter())
-            .map(|c| Acc {
+            .enumerate()
+            .map(|(slot, c)| Acc {
                 id: usize::from(c.mv),
                 visits: u64::from(c.visits),
                 wins2: u64::from(c.wins2),
+                results: results.get(slot).copied().unwrap_or([0, 0]),
                 proof: c.proof,
             })
             .collect();
@@ -325,17 +329,25 @@ impl<G: Game> Searcher<G> {
 struct Acc {
     id: usize,
     visits: u64,
+    /// Doubled rewards, which choose among equally visited moves.
     wins2: u64,
+    /// Iterations and doubled wins by results alone, this tree's since its
+    /// root was set ([`Worker::root_results`]).
+    results: [u32; 2],
     proof: Proof,
 }
 
 impl Acc {
-    /// Mean reward for the side to move at the root; the proven value if any.
+    /// The side to move's chance to win by this move: the proven value if
+    /// any, else the mean result of the iterations through it (their mean
+    /// reward when none ran since the root was set).
     fn winrate(&self) -> f64 {
+        let [n, w2] = self.results.map(f64::from);
         match self.proof {
             Proof::Win => 1.0,
             Proof::Loss => 0.0,
             Proof::Draw => 0.5,
+            Proof::Unknown if n > 0.0 => w2 / (2.0 * n),
             Proof::Unknown if self.visits == 0 => 0.5,
             Proof::Unknown => self.wins2 as f64 / (2 * self.visits) as f64,
         }
@@ -374,7 +386,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::search::toy::Hex;
+    use crate::search::toy::{DrawnHex, Hex};
 
     #[test]
     fn the_threads_of_a_search_teach_one_reply_table() {
@@ -390,5 +402,26 @@ mod tests {
         s.search(&Limits::none().iterations(2000));
         let stored = (0..25).filter(|&m| tables[1].get(0, m).is_some()).count();
         assert!(stored > 0, "no reply learned");
+    }
+
+    #[test]
+    fn win_rates_come_from_results_not_from_rewards() {
+        // Every playout is rewarded as a draw, so the tree's rewards say
+        // one half everywhere; the reported win rates are the results'.
+        // With random playouts the centre of 5x5 Hex (move 12) wins more
+        // often than a corner (move 0): about 57% against 51%.
+        let config = SearchConfig {
+            solver: false,
+            top_moves: 25,
+            ..SearchConfig::default()
+        };
+        let mut s = Searcher::new(DrawnHex(Hex::<5>::new()), config);
+        let r = s.search(&Limits::none().iterations(100_000));
+        let rate = |mv: u8| r.top.iter().find(|m| m.mv == mv).unwrap().winrate;
+        let (corner, centre) = (rate(0), rate(12));
+        assert!(centre > corner + 0.03, "centre {centre}, corner {corner}");
+        // The rewards alone would have chosen among ties.
+        let root = s.worker.tree.children(ROOT);
+        assert!(root.iter().all(|c| c.wins2 == c.visits));
     }
 }

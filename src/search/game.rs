@@ -90,6 +90,15 @@ pub trait Game: Clone + Send + Sync {
         record: &mut dyn FnMut(usize),
     ) -> Outcome;
 
+    /// The reward to back up for a playout that ended here with `result`
+    /// (the default: the result itself). A game may score more than the
+    /// result, as Caminos adds a share of its final counts; the reported
+    /// win rates stay those of the results.
+    fn rescore<R: RngCore>(&self, policy: &Self::Playout, rng: &mut R, result: Outcome) -> Outcome {
+        let _ = (policy, rng);
+        result
+    }
+
     /// A move that wins at once for the side to move, if there is one.
     /// The default says "don't know"; games with a cheap test override it.
     fn winning_move(&self) -> Option<Self::Move> {

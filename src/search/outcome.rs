@@ -12,6 +12,28 @@ pub enum Outcome {
     Draw,
 }
 
+/// What one iteration backs up: how its game ended, and the reward the
+/// game made of that ([`super::Game::rescore`]; the result itself for a
+/// game that ended in the tree).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Reward {
+    /// How the game ended.
+    pub result: Outcome,
+    /// The game's reward for it.
+    pub scored: Outcome,
+}
+
+impl Reward {
+    /// A result that is its own reward.
+    #[inline]
+    pub fn plain(result: Outcome) -> Reward {
+        Reward {
+            result,
+            scored: result,
+        }
+    }
+}
+
 impl Outcome {
     /// The reward of this outcome for `side`: 1 for a win, 0.5 for a draw, 0 for a loss.
     #[inline]

@@ -26,8 +26,10 @@ pub struct MoveStats<M> {
     pub mv: M,
     /// Playouts through this move.
     pub visits: u64,
-    /// Mean reward for the side to move (win 1, draw 0.5, loss 0); the
-    /// proven value instead when there is one.
+    /// Mean result for the side to move (win 1, draw 0.5, loss 0) of the
+    /// playouts through this move, whatever reward the game made of them
+    /// ([`crate::search::Game::rescore`]); the proven value instead when
+    /// there is one.
     pub winrate: f64,
     /// The proven result of this move for the side to move, if any.
     pub proven: Option<Proven>,

@@ -10,7 +10,7 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::game::Game;
-use super::outcome::{Outcome, Side};
+use super::outcome::{Outcome, Reward, Side};
 use super::replies::Replies;
 
 /// A node of the current descent due for the game's exact search
@@ -142,13 +142,13 @@ impl<G: Game> Walk<G> {
     }
 
     /// Plays `game` out by the configured policy, recording the moves when
-    /// the reply table needs them.
+    /// the reply table needs them, and scores the result.
     #[inline]
-    pub fn playout(&mut self, game: &mut G) -> Outcome {
+    pub fn playout(&mut self, game: &mut G) -> Reward {
         self.leaf_side = game.side_to_move();
         let played = &mut self.played;
         let record = self.replies.is_some();
-        game.playout(
+        let result = game.playout(
             &self.playout,
             &mut self.rng,
             self.replies.as_deref(),
@@ -158,7 +158,9 @@ impl<G: Game> Walk<G> {
                     played.push(id as u16);
                 }
             },
-        )
+        );
+        let scored = game.rescore(&self.playout, &mut self.rng, result);
+        Reward { result, scored }
     }
 
     /// Notes the moves into the path's nodes below the root (`move_into`

@@ -11,7 +11,7 @@ use super::config::SearchConfig;
 use super::game::Game;
 use super::maxtree::MaxTrees;
 use super::order::{MoveOrder, child_salt, mix};
-use super::outcome::{Outcome, Side};
+use super::outcome::{Outcome, Reward, Side};
 use super::policy::{Tables, Uct};
 use super::solver;
 use super::tree::{NONE, Node, Proof, ROOT, Tree};
@@ -109,6 +109,10 @@ pub(crate) struct Worker<G: Game> {
     order: MoveOrder,
     /// Salt of the root's move order; children's salts are derived from it.
     pub root_salt: u64,
+    /// For each root child by slot, the visits and doubled wins (for the
+    /// root's side) of this tree's iterations through it counted by their
+    /// results alone, before any rescoring: the win rates reported.
+    pub root_results: Vec<[u32; 2]>,
     node_cap: usize,
     _game: PhantomData<fn(G)>,
 }
@@ -129,6 +133,7 @@ impl<G: Game> Worker<G> {
             exact: config.solver && config.exact,
             order: MoveOrder::new(G::MOVE_SPACE, if config.ranked { G::RANKS } else { 1 }),
             root_salt: mix(seed ^ 0x5EED),
+            root_results: Vec::new(),
             node_cap: node_cap.max(1),
             _game: PhantomData,
         };
@@ -145,6 +150,7 @@ impl<G: Game> Worker<G> {
     pub fn install(&mut self, tree: Tree, root: &G, salt: u64) {
         self.tree = tree;
         self.accel = MaxTrees::default();
+        self.root_results.clear();
         self.root_salt = salt;
         if let Some(o) = root.outcome() {
             let mover = 1 - root.side_to_move();
@@ -468,15 +474,35 @@ impl<G: Game> Worker<G> {
         walk.note_path(|i| tree.node(i).mv);
     }
 
-    /// Adds the playout's result to every node of the path, each from the
-    /// point of view of the player who moved into it; `virtual_loss`: the
+    /// Counts `result` for the root child in `slot`, moved into by `mover`.
+    #[inline]
+    fn note_root_result(&mut self, slot: usize, mover: Side, result: Outcome) {
+        if self.root_results.len() <= slot {
+            // Grows with the root's children: a few times per search.
+            self.root_results.resize(slot + 1, [0, 0]);
+        }
+        let r = &mut self.root_results[slot];
+        r[0] += 1;
+        r[1] += match result {
+            Outcome::Win(w) if w == mover => 2,
+            Outcome::Win(_) => 0,
+            Outcome::Draw => 1,
+        };
+    }
+
+    /// Adds the iteration's reward to every node of the path, each from the
+    /// point of view of the player who moved into it, and its result to
+    /// the root's child ([`Worker::root_results`]); `virtual_loss`: the
     /// visits were counted before the playout ([`Worker::add_virtual_loss`]).
-    fn backup(&mut self, walk: &mut Walk<G>, outcome: Outcome, virtual_loss: bool) {
+    fn backup(&mut self, walk: &mut Walk<G>, reward: Reward, virtual_loss: bool) {
         for j in (0..walk.path.len()).rev() {
             let mover = walk.movers[j];
+            if j == 1 {
+                self.note_root_result(usize::from(walk.slots[1]), mover, reward.result);
+            }
             let n = self.tree.node_mut(walk.path[j]);
             n.visits += u32::from(!virtual_loss);
-            n.wins2 += match outcome {
+            n.wins2 += match reward.scored {
                 Outcome::Win(w) if w == mover => 2,
                 Outcome::Win(_) => 0,
                 Outcome::Draw => 1,

@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 use super::{Leaf, MAX_ROOT_VISITS, Worker};
 use crate::search::game::Game;
 use crate::search::limits::{CHECK_INTERVAL, Stopper};
-use crate::search::outcome::Outcome;
+use crate::search::outcome::Reward;
 use crate::search::tree::ROOT;
 use crate::search::walk::{Proved, Walk};
 
@@ -70,7 +70,7 @@ impl<G: Game> Worker<G> {
         let mut done = 0;
         // The result of this thread's last playout, backed up at its next
         // turn with the lock, together with its next descent.
-        let mut pending: Option<(Outcome, Option<Proved<G>>)> = None;
+        let mut pending: Option<(Reward, Option<Proved<G>>)> = None;
         let mut w = lock();
         loop {
             if let Some((o, proved)) = pending.take() {
@@ -93,19 +93,19 @@ impl<G: Game> Worker<G> {
             match leaf {
                 Leaf::Ended(o) if walk.job.is_none() => {
                     walk.learn_replies(o);
-                    w.backup(walk, o, false);
+                    w.backup(walk, Reward::plain(o), false);
                     done += 1;
                 }
                 leaf => {
                     w.add_virtual_loss(walk);
                     drop(w);
                     let o = match leaf {
-                        Leaf::Ended(o) => o,
+                        Leaf::Ended(o) => Reward::plain(o),
                         Leaf::Open(mut game) => walk.playout(&mut game),
                     };
                     // The reply table needs no lock: its updates, which
                     // miss the cache, run outside the tree's lock.
-                    walk.learn_replies(o);
+                    walk.learn_replies(o.scored);
                     pending = Some((o, walk.solve_job()));
                     w = lock();
                 }
@@ -122,10 +122,10 @@ impl<G: Game> Worker<G> {
         let leaf = self.descend(walk, root);
         self.note_path(walk);
         let outcome = match leaf {
-            Leaf::Ended(o) => o,
+            Leaf::Ended(o) => Reward::plain(o),
             Leaf::Open(mut game) => walk.playout(&mut game),
         };
-        walk.learn_replies(outcome);
+        walk.learn_replies(outcome.scored);
         let proved = walk.solve_job();
         self.backup(walk, outcome, false);
         if let Some(p) = proved {

@@ -35,13 +35,20 @@ impl Reward {
 }
 
 impl Outcome {
+    /// Twice the reward of this outcome for `side`, as the tree sums it:
+    /// 2 for a win, 1 for a draw, 0 for a loss.
+    #[inline]
+    pub fn doubled_for(self, side: Side) -> u32 {
+        match self {
+            Outcome::Win(w) if w == side => 2,
+            Outcome::Win(_) => 0,
+            Outcome::Draw => 1,
+        }
+    }
+
     /// The reward of this outcome for `side`: 1 for a win, 0.5 for a draw, 0 for a loss.
     #[inline]
     pub fn reward_for(self, side: Side) -> f32 {
-        match self {
-            Outcome::Win(w) if w == side => 1.0,
-            Outcome::Win(_) => 0.0,
-            Outcome::Draw => 0.5,
-        }
+        self.doubled_for(side) as f32 / 2.0
     }
 }

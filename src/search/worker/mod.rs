@@ -483,11 +483,7 @@ impl<G: Game> Worker<G> {
         }
         let r = &mut self.root_results[slot];
         r[0] += 1;
-        r[1] += match result {
-            Outcome::Win(w) if w == mover => 2,
-            Outcome::Win(_) => 0,
-            Outcome::Draw => 1,
-        };
+        r[1] += result.doubled_for(mover);
     }
 
     /// Adds the iteration's reward to every node of the path, each from the
@@ -502,11 +498,7 @@ impl<G: Game> Worker<G> {
             }
             let n = self.tree.node_mut(walk.path[j]);
             n.visits += u32::from(!virtual_loss);
-            n.wins2 += match reward.scored {
-                Outcome::Win(w) if w == mover => 2,
-                Outcome::Win(_) => 0,
-                Outcome::Draw => 1,
-            };
+            n.wins2 += reward.scored.doubled_for(mover);
             self.update_key(walk, j);
         }
     }

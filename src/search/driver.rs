@@ -420,7 +420,7 @@ mod tests {
         let rate = |mv: u8| r.top.iter().find(|m| m.mv == mv).unwrap().winrate;
         let (corner, centre) = (rate(0), rate(12));
         assert!(centre > corner + 0.03, "centre {centre}, corner {corner}");
-        // The rewards alone would have chosen among ties.
+        // The tree itself holds draws only.
         let root = s.worker.tree.children(ROOT);
         assert!(root.iter().all(|c| c.wins2 == c.visits));
     }

@@ -306,51 +306,62 @@ fn nth_set_bit(mut x: u64, k: u32) -> u32 {
     x.trailing_zeros()
 }
 
+/// The [`Game`] items of a wrapper whose `.0` is a `Hex<$n>` and that
+/// plays exactly as it; the wrapper adds the items it changes after them.
+macro_rules! hex_wrapper_items {
+    ($n:expr) => {
+        type Move = u8;
+        type Threat = ();
+        type Playout = ();
+        type Exact = ();
+        type Ranker = ();
+        const MOVE_SPACE: usize = $n * $n;
+
+        fn move_id(mv: u8) -> usize {
+            mv as usize
+        }
+        fn move_from_id(id: usize) -> u8 {
+            id as u8
+        }
+        fn is_legal(&self, mv: u8) -> bool {
+            self.0.is_legal(mv)
+        }
+        fn side_to_move(&self) -> $crate::search::Side {
+            self.0.side_to_move()
+        }
+        fn legal_moves(&self, buf: &mut Vec<u8>) {
+            self.0.legal_moves(buf)
+        }
+        fn play(&mut self, mv: u8) {
+            self.0.play(mv)
+        }
+        fn outcome(&self) -> Option<$crate::search::Outcome> {
+            self.0.outcome()
+        }
+        fn playout<R: rand::RngCore>(
+            &mut self,
+            _: &(),
+            rng: &mut R,
+            replies: Option<&$crate::search::Replies>,
+            last: Option<usize>,
+            record: &mut dyn FnMut(usize),
+        ) -> $crate::search::Outcome {
+            self.0.playout(&(), rng, replies, last, record)
+        }
+    };
+}
+#[cfg(test)] // for the search's own tests' wrappers
+pub(crate) use hex_wrapper_items;
+
 /// Hex whose every playout is rewarded as a draw, whatever its result
 /// ([`Game::rescore`]), for tests of rewards that differ from results.
 #[derive(Clone, Copy, Debug)]
 pub struct DrawnHex<const N: usize>(pub Hex<N>);
 
 impl<const N: usize> Game for DrawnHex<N> {
-    type Move = u8;
-    type Threat = ();
-    type Playout = ();
-    type Exact = ();
-    type Ranker = ();
-    const MOVE_SPACE: usize = N * N;
+    hex_wrapper_items!(N);
 
-    fn move_id(mv: u8) -> usize {
-        mv as usize
-    }
-    fn move_from_id(id: usize) -> u8 {
-        id as u8
-    }
-    fn is_legal(&self, mv: u8) -> bool {
-        self.0.is_legal(mv)
-    }
-    fn side_to_move(&self) -> Side {
-        self.0.side_to_move()
-    }
-    fn legal_moves(&self, buf: &mut Vec<u8>) {
-        self.0.legal_moves(buf)
-    }
-    fn play(&mut self, mv: u8) {
-        self.0.play(mv)
-    }
-    fn outcome(&self) -> Option<Outcome> {
-        self.0.outcome()
-    }
-    fn playout<R: rand::RngCore>(
-        &mut self,
-        _: &(),
-        rng: &mut R,
-        replies: Option<&Replies>,
-        last: Option<usize>,
-        record: &mut dyn FnMut(usize),
-    ) -> Outcome {
-        self.0.playout(&(), rng, replies, last, record)
-    }
-    fn rescore<R: rand::RngCore>(&self, _: &(), _: &mut R, _: Outcome) -> Outcome {
+    fn rescore<R: RngCore>(&self, _: &(), _: &mut R, _: Outcome) -> Outcome {
         Outcome::Draw
     }
 }

@@ -4,7 +4,7 @@ use std::sync::Mutex;
 
 use super::*;
 use crate::search::limits::Stopper;
-use crate::search::toy::Hex;
+use crate::search::toy::{Hex, hex_wrapper_items};
 use crate::search::walk::reply_table;
 
 /// Every node of the tree below `i`, `i` included.
@@ -84,45 +84,9 @@ fn threads_sharing_a_tree_leave_every_count_whole() {
 struct RankedHex(Hex<5>);
 
 impl Game for RankedHex {
-    type Move = u8;
-    type Threat = ();
-    type Playout = ();
-    type Exact = ();
-    type Ranker = ();
+    hex_wrapper_items!(5);
     const RANKS: usize = 2;
-    const MOVE_SPACE: usize = 25;
 
-    fn move_id(mv: u8) -> usize {
-        mv as usize
-    }
-    fn move_from_id(id: usize) -> u8 {
-        id as u8
-    }
-    fn is_legal(&self, mv: u8) -> bool {
-        self.0.is_legal(mv)
-    }
-    fn side_to_move(&self) -> Side {
-        self.0.side_to_move()
-    }
-    fn legal_moves(&self, buf: &mut Vec<u8>) {
-        self.0.legal_moves(buf)
-    }
-    fn play(&mut self, mv: u8) {
-        self.0.play(mv)
-    }
-    fn outcome(&self) -> Option<crate::search::Outcome> {
-        self.0.outcome()
-    }
-    fn playout<R: rand::RngCore>(
-        &mut self,
-        _: &(),
-        rng: &mut R,
-        replies: Option<&crate::search::Replies>,
-        last: Option<usize>,
-        record: &mut dyn FnMut(usize),
-    ) -> crate::search::Outcome {
-        self.0.playout(&(), rng, replies, last, record)
-    }
     fn ranker(&self) -> Option<()> {
         Some(())
     }

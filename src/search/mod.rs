@@ -31,8 +31,8 @@
 //!   the opponent's win in one ([`Game::threat`]); there, only moves that
 //!   stop it become children, and a node with none is proven lost.
 //! - Playouts by [`Game::policy_playout`] with a [`Playout`] policy
-//!   (Caminos: take wins, play the last good reply to the last two moves
-//!   or to the previous one (`replies.rs`), answer threats, and take a
+//!   (Caminos: take wins, play the last good reply to the previous move
+//!   (`replies.rs`), answer threats, and take a
 //!   share of the reward from the counts).
 //! - Tree parallelism: the threads grow one tree, each holding its lock
 //!   only to descend and back up, with a virtual loss on its path while it

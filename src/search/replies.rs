@@ -1,10 +1,8 @@
-//! Last good reply with forgetting (LGRF-1 and LGRF-2, Baier and Drake
-//! 2010): for each side and each move of the opponent, the reply that side
-//! last played to it in a simulation it won, and likewise for each pair of
-//! the side's own move and the opponent's answer to it. Playouts play the
-//! stored reply to the pair when it is legal, else the one to the move; a
-//! side that loses a simulation forgets the replies it played in it, so
-//! stale answers do not linger.
+//! Last good reply with forgetting (LGRF-1, Baier and Drake 2010): for
+//! each side and each move of the opponent, the reply that side last
+//! played to it in a simulation it won. Playouts play the stored reply when
+//! it is legal; a side that loses a simulation forgets the replies it
+//! played in it, so stale answers do not linger.
 //!
 //! The threads of one search share one table, so each learns from every
 //! thread's simulations. Its slots are atomics read and written with
@@ -12,7 +10,7 @@
 //! legality, so a reply another thread overwrites a moment later does no
 //! harm.
 
-use std::sync::atomic::{AtomicU16, AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 
 use super::outcome::{Outcome, Side};
 
@@ -25,29 +23,6 @@ pub struct Replies {
     /// `best[side * space + previous]`: the reply of `side` to `previous`.
     best: Vec<AtomicU16>,
     space: usize,
-    /// The replies to pairs of moves, in a hashed table (a full one would
-    /// hold millions of pairs that never occur): each slot holds a check
-    /// tag of its pair in the high half and the reply in the low half, or
-    /// [`EMPTY`].
-    pairs: Vec<AtomicU32>,
-}
-
-/// A slot of the pair table with no reply (no reply id reaches `0xFFFF`).
-const EMPTY: u32 = u32::MAX;
-
-/// Slots in the pair table: 2^20 of 4 bytes, 4 MiB per search.
-const PAIR_BITS: u32 = 20;
-
-/// The slot and the check tag of the pair (`before` of `side`, then the
-/// opponent's `previous`), by a multiplicative hash.
-#[inline(always)]
-fn pair_slot(side: Side, before: usize, previous: usize) -> (usize, u32) {
-    let h = ((before as u64) << 16 | previous as u64 | (side as u64) << 40)
-        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    (
-        (h >> (64 - PAIR_BITS)) as usize,
-        ((h >> 8) as u32 & 0xFFFF) << 16,
-    )
 }
 
 impl Replies {
@@ -56,7 +31,6 @@ impl Replies {
         Replies {
             best: (0..2 * space).map(|_| AtomicU16::new(NONE)).collect(),
             space,
-            pairs: (0..1 << PAIR_BITS).map(|_| AtomicU32::new(EMPTY)).collect(),
         }
     }
 
@@ -67,22 +41,10 @@ impl Replies {
         (r != NONE).then_some(usize::from(r))
     }
 
-    /// The reply of `side` to the opponent's move `previous` that answered
-    /// its own move `before`, if one is stored. Rarely it is the reply of
-    /// another pair with the same slot and tag: like every stored reply,
-    /// the playout checks it is legal before playing it.
-    #[inline(always)]
-    pub fn get_pair(&self, side: Side, before: usize, previous: usize) -> Option<usize> {
-        let (i, tag) = pair_slot(side, before, previous);
-        let e = self.pairs[i].load(Relaxed);
-        (e != EMPTY && e & 0xFFFF_0000 == tag).then_some((e & 0xFFFF) as usize)
-    }
-
     /// Learns from one simulation: `moves` (ids), made by `sides[i]`,
     /// ended with `outcome`. Each move that answers the opponent's move
-    /// before it is a reply, to that move and, where the side's own move
-    /// came before it, to the pair: the winner stores each of its replies;
-    /// the loser forgets each of its replies that is stored. A draw teaches
+    /// before it is a reply to that move: the winner stores each of its
+    /// replies; the loser forgets each of its replies that is stored. A draw teaches
     /// nothing; a move that follows its own side's move answers nothing.
     pub fn learn(&self, moves: &[u16], sides: &[Side], outcome: Outcome) {
         let Outcome::Win(winner) = outcome else {
@@ -95,32 +57,23 @@ impl Replies {
             }
             let won = side == winner;
             let slot = &self.best[usize::from(side) * self.space + usize::from(moves[i - 1])];
-            if let Some(v) = updated(slot.load(Relaxed), moves[i], NONE, won) {
+            if let Some(v) = updated(slot.load(Relaxed), moves[i], won) {
                 slot.store(v, Relaxed);
-            }
-            if i >= 2 && sides[i - 2] == side {
-                let (k, tag) =
-                    pair_slot(side, usize::from(moves[i - 2]), usize::from(moves[i - 1]));
-                let slot = &self.pairs[k];
-                if let Some(v) = updated(slot.load(Relaxed), tag | u32::from(moves[i]), EMPTY, won)
-                {
-                    slot.store(v, Relaxed);
-                }
             }
         }
     }
 }
 
 /// What a slot holding `now` must become after a simulation that played
-/// `entry`: `entry` after a win (`won`), `empty` after a loss if it held
+/// `entry`: `entry` after a win (`won`), [`NONE`] after a loss if it held
 /// `entry`; `None` when it is right already. Such a slot is not written,
 /// so that threads sharing the table do not take its cache lines from
 /// each other for nothing.
 #[inline(always)]
-fn updated<T: PartialEq>(now: T, entry: T, empty: T, won: bool) -> Option<T> {
+fn updated(now: u16, entry: u16, won: bool) -> Option<u16> {
     match (won, now == entry) {
         (true, false) => Some(entry),
-        (false, true) => Some(empty),
+        (false, true) => Some(NONE),
         _ => None,
     }
 }
@@ -147,31 +100,6 @@ mod tests {
         assert_eq!(r.get(0, 2), None);
         // Side 1 (the winner) stored its reply 2 to 5.
         assert_eq!(r.get(1, 5), Some(2));
-    }
-
-    #[test]
-    fn pairs_are_answered_apart_from_their_last_move() {
-        let r = Replies::new(10);
-        // Side 0 plays 1, side 1 answers 2, side 0 answers 3; side 0 wins.
-        r.learn(&[1, 2, 3], &[0, 1, 0], Outcome::Win(0));
-        assert_eq!(r.get_pair(0, 1, 2), Some(3), "the reply to 1 then 2");
-        assert_eq!(r.get_pair(0, 4, 2), None, "not after another own move");
-        assert_eq!(r.get_pair(1, 1, 2), None, "nor for the other side");
-        // After own 4 and the same 2, side 0 wins with 5: the pairs keep
-        // both answers, the single reply to 2 only the last.
-        r.learn(&[4, 2, 5], &[0, 1, 0], Outcome::Win(0));
-        assert_eq!(r.get_pair(0, 1, 2), Some(3));
-        assert_eq!(r.get_pair(0, 4, 2), Some(5));
-        assert_eq!(r.get(0, 2), Some(5));
-        // Side 0 loses after 1, 2, 3: the pair's reply is forgotten, the
-        // other pair's stays.
-        r.learn(&[1, 2, 3], &[0, 1, 0], Outcome::Win(1));
-        assert_eq!(r.get_pair(0, 1, 2), None);
-        assert_eq!(r.get_pair(0, 4, 2), Some(5));
-        // The first reply of a line has no pair: nothing is stored for it.
-        r.learn(&[6, 7], &[1, 0], Outcome::Win(0));
-        assert_eq!(r.get(0, 6), Some(7));
-        assert!((0..10).all(|b| r.get_pair(0, b, 6).is_none()));
     }
 
     #[test]

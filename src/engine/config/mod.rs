@@ -201,7 +201,7 @@ pub const KEYS: &[Key] = &[
     Key {
         name: "reply",
         value: "on|off",
-        help: "playouts play the last good reply to the last two placements, else to the previous one (LGRF-2, LGRF-1)",
+        help: "playouts play the last good reply to the previous placement (LGRF-1)",
         set: |c, v| {
             c.search.replies = parse_bool(v)?;
             Ok(())

@@ -3,9 +3,9 @@
 //! policies in the agent's rollout:
 //!
 //! 1. [`win`]: a player who can complete a bridge at once does so;
-//! 2. [`reply`]: else the last good reply to the mover's previous
-//!    placement and the opponent's answer to it, or to that answer alone,
-//!    when the search keeps a reply table and the reply is legal;
+//! 2. [`reply`]: else the last good reply to the opponent's previous
+//!    placement, when the search keeps a reply table and the reply is
+//!    legal;
 //! 3. else a uniformly random placement;
 //! 4. [`block`]: where the opponent threatens to win at once, a placement
 //!    (reply or random) that surely leaves the threat is redrawn.
@@ -72,8 +72,6 @@ impl Policy {
         // The side to move's win in one, when the previous step already
         // looked for it (as the threat it answered): `Some(None)` for none.
         let mut known: Option<Option<Placement>> = None;
-        // The mover's own previous placement, which `last` answered.
-        let mut before: Option<Placement> = None;
         loop {
             if pos.status().is_over() {
                 return pos.status();
@@ -91,7 +89,7 @@ impl Policy {
             }
             let threat = if self.block > 0 { pos.threat() } else { None };
             let region = threat.map(|t| pos.defence_region(t));
-            let p = match reply::choose(pos, replies, last, before) {
+            let p = match reply::choose(pos, replies, last) {
                 Some(p) if region.is_none_or(|r| pos.may_stop(r, p)) => p,
                 _ => match pos.random_move(rng) {
                     Some(p) => p,
@@ -110,7 +108,6 @@ impl Policy {
             if self.block > 0 {
                 known = Some(block::still_wins(pos, threat));
             }
-            before = last;
             last = Some(p);
         }
     }

@@ -4,9 +4,10 @@
 //! Tree parallelism: every thread grows the same tree and teaches the same
 //! reply table, each with its own random stream, playouts and exact-search
 //! table ([`Walk`]). A thread holds the tree's lock while it descends and
-//! backs up, not while it plays out, teaches the reply table or runs an
-//! exact search, and a virtual loss on its path sends the others elsewhere
-//! meanwhile. With one thread, a seed and an iteration (or node) limit, the
+//! backs up, not while it plans an expansion (the win and threat tests
+//! and the ranked walk of the node's untried moves), plays out, teaches
+//! the reply table or runs an exact search, and a virtual loss on its path
+//! sends the others elsewhere meanwhile. With one thread, a seed and an iteration (or node) limit, the
 //! result is exactly reproducible.
 //!
 //! Tree reuse: [`Searcher::advance`] copies the subtree under the move played

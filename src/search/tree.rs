@@ -57,7 +57,10 @@ impl Node {
     const THREATENED: u8 = 0x80;
     /// Flag in `cap`: the node was checked for threats.
     const THREATS_CHECKED: u8 = 0x40;
-    const FLAGS: u8 = Self::THREATENED | Self::THREATS_CHECKED;
+    /// Flag in `cap`: a thread is planning this node's next expansion
+    /// outside the tree's lock, so the others leave its untried moves alone.
+    const EXPANDING: u8 = 0x20;
+    const FLAGS: u8 = Self::THREATENED | Self::THREATS_CHECKED | Self::EXPANDING;
 
     /// Capacity of the child block, as a power of two.
     #[inline]
@@ -89,6 +92,18 @@ impl Node {
     #[inline]
     pub fn threatened(&self) -> bool {
         self.cap & Self::THREATENED != 0
+    }
+
+    /// Whether a thread is planning this node's next expansion.
+    #[inline]
+    pub fn expanding(&self) -> bool {
+        self.cap & Self::EXPANDING != 0
+    }
+
+    /// Marks (or clears) a planned expansion.
+    #[inline]
+    pub fn set_expanding(&mut self, on: bool) {
+        self.cap = (self.cap & !Self::EXPANDING) | if on { Self::EXPANDING } else { 0 };
     }
 
     fn new(mv: u16) -> Self {

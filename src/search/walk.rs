@@ -61,6 +61,8 @@ pub(crate) struct Walk<G: Game> {
     pub slots: Vec<u16>,
     /// The player who moved into each node of `path`.
     pub movers: Vec<Side>,
+    /// How many nodes of `path`, from the root, carry a virtual loss.
+    pub virtual_losses: usize,
     /// The move into the leaf, which the playout's first reply answers.
     pub last: Option<usize>,
     /// Move ids of the current playout (when the replies need them).
@@ -89,6 +91,7 @@ impl<G: Game> Walk<G> {
             path: Vec::with_capacity(64),
             slots: Vec::with_capacity(64),
             movers: Vec::with_capacity(64),
+            virtual_losses: 0,
             last: None,
             played: Vec::with_capacity(128),
             leaf_side: 0,
@@ -117,6 +120,7 @@ impl<G: Game> Walk<G> {
         self.path.clear();
         self.slots.clear();
         self.movers.clear();
+        self.virtual_losses = 0;
         self.last = None;
         self.job = None;
         self.path.push(super::tree::ROOT);

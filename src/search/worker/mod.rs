@@ -1,8 +1,10 @@
 //! One tree and the loop that grows it: select, expand one node, play out,
 //! back up. Several threads may grow the same tree (`run.rs`): each brings
 //! its own [`Walk`] and holds the tree's lock for the descent and the
-//! backup only, not for the playout or the exact search.
+//! backup only, not to plan an expansion (`expand.rs`), play out or run
+//! the exact search.
 
+mod expand;
 mod run;
 
 use std::marker::PhantomData;
@@ -16,6 +18,7 @@ use super::policy::{Tables, Uct};
 use super::solver;
 use super::tree::{NONE, Node, Proof, ROOT, Tree};
 use super::walk::{ExactJob, Proved, Walk};
+use expand::Expander;
 
 /// Nodes with at least this many children select through a max-tree
 /// instead of a scan.
@@ -72,22 +75,17 @@ pub(crate) enum Leaf<G> {
     Ended(Outcome),
     /// At a new or capped leaf whose game goes on: to be played out.
     Open(G),
+    /// At the path's last node, to be expanded (a deferred descent).
+    Expand(Deferred<G>),
 }
 
-/// Whether `mv` (legal for the side to move in `game`, which faces the
-/// opponent's winning `threat`) leaves the opponent no win in one.
-#[inline]
-fn stops<G: Game>(game: &G, threat: &G::Threat, mv: G::Move) -> bool {
-    if !game.may_stop(threat, mv) {
-        return false;
-    }
-    let mut after = game.clone();
-    after.play(mv);
-    // A move after which the same side moves again (Caminos' time machine)
-    // is judged by the search of what follows.
-    after.outcome().is_some()
-        || after.side_to_move() == game.side_to_move()
-        || after.winning_move().is_none()
+/// A descent stopped where the path's last node is to be expanded.
+pub(crate) struct Deferred<G> {
+    /// The node's position and move-order salt.
+    game: G,
+    salt: u64,
+    /// The node as it was when chosen.
+    node: Node,
 }
 
 /// A search tree and what grows it, shared by the threads that search it.
@@ -98,15 +96,10 @@ pub(crate) struct Worker<G: Game> {
     tables: Tables,
     uct: Uct,
     solver: bool,
-    win_check: bool,
-    /// At nodes where the opponent threatens to win at once, search only
-    /// the moves that stop every threat.
-    threats: bool,
-    /// Visits a node needs before it is checked for threats.
-    threat_visits: u32,
     /// Ask the game's exact search about nodes (see [`exact_due`]).
     exact: bool,
     order: MoveOrder,
+    expander: Expander,
     /// Salt of the root's move order; children's salts are derived from it.
     pub root_salt: u64,
     /// For each root child by slot, the visits and doubled wins (for the
@@ -121,17 +114,23 @@ impl<G: Game> Worker<G> {
     /// An empty tree for `root`; `seed` salts its move order.
     pub fn new(root: &G, config: &SearchConfig, seed: u64, node_cap: usize) -> Self {
         let uct: Uct = config.uct;
+        let order = MoveOrder::new(G::MOVE_SPACE, if config.ranked { G::RANKS } else { 1 });
+        let win_check = config.solver && config.win_check;
         let mut w = Worker {
             tree: Tree::new(0),
             accel: MaxTrees::default(),
             tables: Tables::new(&uct),
             uct,
             solver: config.solver,
-            win_check: config.solver && config.win_check,
-            threats: config.solver && config.win_check && config.threats,
-            threat_visits: config.threat_visits,
             exact: config.solver && config.exact,
-            order: MoveOrder::new(G::MOVE_SPACE, if config.ranked { G::RANKS } else { 1 }),
+            order,
+            expander: Expander {
+                win_check,
+                threats: win_check && config.threats,
+                threat_visits: config.threat_visits,
+                order,
+                fpu_drop: uct.fpu_drop,
+            },
             root_salt: mix(seed ^ 0x5EED),
             root_results: Vec::new(),
             node_cap: node_cap.max(1),
@@ -164,12 +163,23 @@ impl<G: Game> Worker<G> {
     }
 
     /// Descends from the root by UCT, expanding at most one node, and
-    /// leaves the path in `walk`.
-    fn descend(&mut self, walk: &mut Walk<G>, root: &G) -> Leaf<G> {
-        let mut game = root.clone();
+    /// leaves the path in `walk`. With `defer`, stops where a node is to be
+    /// expanded instead ([`Leaf::Expand`]).
+    fn descend(&mut self, walk: &mut Walk<G>, root: &G, defer: bool) -> Leaf<G> {
         walk.start(root.side_to_move());
-        let mut node = ROOT;
-        let mut salt = self.root_salt;
+        self.descend_from(walk, root.clone(), self.root_salt, defer)
+    }
+
+    /// [`Worker::descend`] on from the path's last node, whose position is
+    /// `game` and move-order salt `salt`.
+    fn descend_from(
+        &mut self,
+        walk: &mut Walk<G>,
+        mut game: G,
+        mut salt: u64,
+        defer: bool,
+    ) -> Leaf<G> {
+        let mut node = walk.path[walk.path.len() - 1];
         let outcome = loop {
             let n = *self.tree.node(node);
             let depth = walk.path.len() - 1;
@@ -193,7 +203,7 @@ impl<G: Game> Worker<G> {
             let side = game.side_to_move();
             let (slot, key) = self.best_child(node, &n);
             let exhausted = u32::from(n.cursor) == self.order.end();
-            let can_grow = !exhausted && self.tree.count() < self.node_cap;
+            let can_grow = !exhausted && !n.expanding() && self.tree.count() < self.node_cap;
             // Below the root, worse ranks wait while the better ones do well.
             // The root tries every move in time: a move the ranks put last
             // can be the one that wins.
@@ -203,6 +213,14 @@ impl<G: Game> Worker<G> {
                 self.uct.fpu - self.order.round(u32::from(n.cursor)) as f32 * self.uct.fpu_drop
             };
             if can_grow && (key == f32::NEG_INFINITY || fpu > key) {
+                if defer {
+                    self.tree.node_mut(node).set_expanding(true);
+                    return Leaf::Expand(Deferred {
+                        game,
+                        salt,
+                        node: n,
+                    });
+                }
                 match self.expand(walk, node, salt, &mut game, side) {
                     Expansion::Done(o) => break o,
                     Expansion::Open => return self.open_leaf(walk, game),
@@ -308,117 +326,6 @@ impl<G: Game> Worker<G> {
             });
     }
 
-    /// Tries to add one child to `node` (the last node of the path) and
-    /// plays the move into it.
-    fn expand(
-        &mut self,
-        walk: &mut Walk<G>,
-        node: u32,
-        salt: u64,
-        game: &mut G,
-        side: Side,
-    ) -> Expansion {
-        let n = *self.tree.node(node);
-        // First expansion: an immediate win settles the node at once.
-        if self.win_check && n.len == 0 && n.cursor == 0 {
-            if let Some(m) = game.winning_move() {
-                let child = self.add_child(node, G::move_id(m));
-                self.tree.node_mut(child).proof = Proof::Win;
-                walk.push(child, usize::from(n.len), side);
-                self.propagate(walk);
-                return Expansion::Done(Outcome::Win(side));
-            }
-        }
-        // Facing a threat, a move that leaves the opponent a win in one is
-        // lost: below the root it never becomes a child (no node, no
-        // misleading playout); the root keeps it as a proven loss, so a
-        // lost root still has moves to report.
-        let threat = if n.threatened() {
-            game.threat()
-        } else if self.threats
-            && !n.threats_checked()
-            && (n.visits >= self.threat_visits || node == ROOT)
-        {
-            // Only at the root and nodes visited this often: the test costs
-            // about as much as a playout, and most nodes are seldom visited.
-            let threat = game.threat();
-            self.tree
-                .node_mut(node)
-                .set_threats_checked(threat.is_some());
-            threat
-        } else {
-            None
-        };
-        let at_root = node == ROOT;
-        let admissible = |id: usize| {
-            let mv = G::move_from_id(id);
-            game.is_legal(mv)
-                && match threat {
-                    Some(t) if !at_root => stops(game, &t, mv),
-                    _ => true,
-                }
-        };
-        let mut cursor = u32::from(n.cursor);
-        let ranker = if self.order.ranked() {
-            game.ranker()
-        } else {
-            None
-        };
-        let found = self.order.next(salt, &mut cursor, admissible, |id| {
-            ranker.map_or(0, |r| game.rank(&r, G::move_from_id(id)))
-        });
-        if found.is_some()
-            && self.uct.fpu_drop > 0.0
-            && !at_root
-            && self.order.round(cursor - 1) > self.order.round(u32::from(n.cursor))
-        {
-            // The first move of a worse rank is weighed at that rank's
-            // urgency, like the rest of it: stop just before it.
-            self.tree.node_mut(node).cursor = (cursor - 1) as u16;
-            return Expansion::NextRank;
-        }
-        self.tree.node_mut(node).cursor = cursor as u16;
-        let Some(id) = found else {
-            if self.solver {
-                let mover = walk.movers[walk.movers.len() - 1];
-                let same_side = mover == side;
-                let mut p = solver::settle(&self.tree, node, true, same_side);
-                if threat.is_some() && self.tree.node(node).len == 0 {
-                    // Every legal move lets the opponent win at once.
-                    p = if same_side { Proof::Loss } else { Proof::Win };
-                }
-                if p != Proof::Unknown {
-                    self.tree.node_mut(node).proof = p;
-                    self.propagate(walk);
-                }
-            }
-            return Expansion::Exhausted;
-        };
-        let child = self.add_child(node, id);
-        let mv = G::move_from_id(id);
-        let slot = child - self.tree.node(node).first;
-        walk.push(child, slot as usize, side);
-        if let Some(t) = threat {
-            if at_root && !stops(game, &t, mv) {
-                self.tree.node_mut(child).proof = Proof::Loss;
-                self.propagate(walk);
-                walk.pop();
-                return Expansion::Pruned;
-            }
-        }
-        game.play(mv);
-        match game.outcome() {
-            Some(o) => {
-                if self.solver {
-                    self.tree.node_mut(child).proof = solver::terminal(o, side);
-                    self.propagate(walk);
-                }
-                Expansion::Done(o)
-            }
-            None => Expansion::Open,
-        }
-    }
-
     /// Records what the exact search proved about a node of the path,
     /// unless another thread has proven it meanwhile.
     fn settle(&mut self, walk: &Walk<G>, proved: Proved<G>) {
@@ -488,16 +395,17 @@ impl<G: Game> Worker<G> {
 
     /// Adds the iteration's reward to every node of the path, each from the
     /// point of view of the player who moved into it, and its result to
-    /// the root's child ([`Worker::root_results`]); `virtual_loss`: the
-    /// visits were counted before the playout ([`Worker::add_virtual_loss`]).
-    fn backup(&mut self, walk: &mut Walk<G>, reward: Reward, virtual_loss: bool) {
+    /// the root's child ([`Worker::root_results`]); the visit too, but on
+    /// the nodes whose visit a virtual loss counted already
+    /// ([`Worker::add_virtual_loss`]).
+    fn backup(&mut self, walk: &mut Walk<G>, reward: Reward) {
         for j in (0..walk.path.len()).rev() {
             let mover = walk.movers[j];
             if j == 1 {
                 self.note_root_result(usize::from(walk.slots[1]), mover, reward.result);
             }
             let n = self.tree.node_mut(walk.path[j]);
-            n.visits += u32::from(!virtual_loss);
+            n.visits += u32::from(j >= walk.virtual_losses);
             n.wins2 += reward.scored.doubled_for(mover);
             self.update_key(walk, j);
         }

@@ -4,7 +4,8 @@
 use std::sync::Mutex;
 use std::sync::atomic::Ordering;
 
-use super::{Leaf, MAX_ROOT_VISITS, Worker};
+use super::expand::Plan;
+use super::{Deferred, Expansion, Leaf, MAX_ROOT_VISITS, Worker};
 use crate::search::game::Game;
 use crate::search::limits::{CHECK_INTERVAL, Stopper};
 use crate::search::outcome::Reward;
@@ -46,10 +47,11 @@ impl<G: Game> Worker<G> {
     }
 
     /// [`Worker::run`] for one of several threads growing the tree behind
-    /// `shared`: the lock is held for the descent and the backup, and a
-    /// virtual loss on the path while the playout (and the exact search
-    /// the descent asked for) runs steers the other threads elsewhere.
-    /// Returns the number of iterations this thread ran.
+    /// `shared`: the lock is held for the descent and the backup, not to
+    /// plan an expansion (`expand.rs`), play out or run the exact search
+    /// the descent asked for; meanwhile a virtual loss on the path steers
+    /// the other threads elsewhere, and the node being expanded is left to
+    /// this thread. Returns the number of iterations this thread ran.
     pub fn run_shared(
         shared: &Mutex<&mut Self>,
         walk: &mut Walk<G>,
@@ -76,7 +78,7 @@ impl<G: Game> Worker<G> {
             if let Some((o, proved)) = pending.take() {
                 // Another thread may have moved the blocks of the path's nodes.
                 w.resolve(walk);
-                w.backup(walk, o, true);
+                w.backup(walk, o);
                 if let Some(p) = proved {
                     w.settle(walk, p);
                 }
@@ -88,12 +90,23 @@ impl<G: Game> Worker<G> {
             {
                 break;
             }
-            let leaf = w.descend(walk, root);
+            let mut leaf = w.descend(walk, root, true);
+            while let Leaf::Expand(deferred) = leaf {
+                // The expansion's plan is made without the lock, with a
+                // virtual loss on the path meanwhile.
+                w.add_virtual_loss(walk);
+                let expander = w.expander;
+                drop(w);
+                let plan = deferred.plan(&expander, walk.path.len() == 1);
+                w = lock();
+                w.resolve(walk);
+                leaf = w.resume(walk, deferred, plan);
+            }
             w.note_path(walk);
             match leaf {
                 Leaf::Ended(o) if walk.job.is_none() => {
                     walk.learn_replies(o);
-                    w.backup(walk, Reward::plain(o), false);
+                    w.backup(walk, Reward::plain(o));
                     done += 1;
                 }
                 leaf => {
@@ -102,6 +115,7 @@ impl<G: Game> Worker<G> {
                     let o = match leaf {
                         Leaf::Ended(o) => Reward::plain(o),
                         Leaf::Open(mut game) => walk.playout(&mut game),
+                        Leaf::Expand(_) => unreachable!("expanded above"),
                     };
                     // The reply table needs no lock: its updates, which
                     // miss the cache, run outside the tree's lock.
@@ -119,27 +133,59 @@ impl<G: Game> Worker<G> {
 
     /// One iteration: descend, expand at most one node, play out, back up.
     pub fn iterate(&mut self, walk: &mut Walk<G>, root: &G) {
-        let leaf = self.descend(walk, root);
+        let leaf = self.descend(walk, root, false);
         self.note_path(walk);
         let outcome = match leaf {
             Leaf::Ended(o) => Reward::plain(o),
             Leaf::Open(mut game) => walk.playout(&mut game),
+            Leaf::Expand(_) => unreachable!("a descent that does not defer expands"),
         };
         walk.learn_replies(outcome.scored);
         let proved = walk.solve_job();
-        self.backup(walk, outcome, false);
+        self.backup(walk, outcome);
         if let Some(p) = proved {
             self.settle(walk, p);
         }
     }
 
-    /// Counts a visit without a reward on every node of the path, until
-    /// the playout's result comes back.
-    fn add_virtual_loss(&mut self, walk: &Walk<G>) {
-        for j in 0..walk.path.len() {
+    /// Counts a visit without a reward on every node of the path that has
+    /// none yet, until the iteration's result comes back.
+    fn add_virtual_loss(&mut self, walk: &mut Walk<G>) {
+        for j in walk.virtual_losses..walk.path.len() {
             self.tree.node_mut(walk.path[j]).visits += 1;
             self.update_key(walk, j);
         }
+        walk.virtual_losses = walk.path.len();
+    }
+
+    /// Carries out the expansion a deferred descent planned, unless another
+    /// thread has changed the node since (then the descent chooses again
+    /// from it), and descends on (deferring again) where the expansion
+    /// added no child to play out from.
+    fn resume(&mut self, walk: &mut Walk<G>, deferred: Deferred<G>, plan: Plan<G>) -> Leaf<G> {
+        let Deferred {
+            mut game,
+            salt,
+            node: then,
+        } = deferred;
+        let node = walk.path[walk.path.len() - 1];
+        self.tree.node_mut(node).set_expanding(false);
+        let now = *self.tree.node(node);
+        let unchanged = now.cursor == then.cursor
+            && now.len == then.len
+            && now.proof == then.proof
+            && now.threatened() == then.threatened()
+            && now.threats_checked() == then.threats_checked()
+            && self.tree.count() < self.node_cap;
+        if unchanged {
+            let side = game.side_to_move();
+            match self.carry_out(walk, node, &mut game, side, plan) {
+                Expansion::Done(o) => return Leaf::Ended(o),
+                Expansion::Open => return self.open_leaf(walk, game),
+                Expansion::Exhausted | Expansion::Pruned | Expansion::NextRank => {}
+            }
+        }
+        self.descend_from(walk, game, salt, true)
     }
 
     /// Finds the path's nodes again from the root by their slots.

@@ -41,9 +41,10 @@ fn no_node_adds_a_move_twice() {
 
 #[test]
 fn threads_sharing_a_tree_leave_every_count_whole() {
-    // Two threads grow one tree; while one plays out, the other moves
-    // blocks of the path's nodes. Every visit must end up counted once,
-    // with its reward, on the nodes the thread really walked through.
+    // Two threads grow one tree; while one plans an expansion or plays
+    // out, the other moves blocks of the path's nodes. Every visit must
+    // end up counted once, with its reward, on the nodes the thread
+    // really walked through.
     let config = SearchConfig::default();
     let root = Hex::<5>::new();
     let mut w = Worker::new(&root, &config, 3, 1 << 20);
@@ -70,6 +71,14 @@ fn threads_sharing_a_tree_leave_every_count_whole() {
     for &i in &nodes {
         let n = w.tree.node(i);
         assert!(n.wins2 <= 2 * n.visits, "node {i}");
+        // Expansions planned outside the lock were all carried out or
+        // dropped, and none added a move another thread had added.
+        assert!(!n.expanding(), "node {i} is still being expanded");
+        let mut moves: Vec<u16> = w.tree.children(i).iter().map(|c| c.mv).collect();
+        moves.sort_unstable();
+        let len = moves.len();
+        moves.dedup();
+        assert_eq!(moves.len(), len, "node {i} has a move twice");
         let below: u32 = w.tree.children(i).iter().map(|c| c.visits).sum();
         // A node's visits are those through its children, plus the
         // playout that created it and the iterations that ended at it.

@@ -98,7 +98,7 @@ pub(crate) struct Worker<G: Game> {
     solver: bool,
     /// Ask the game's exact search about nodes (see [`exact_due`]).
     exact: bool,
-    order: MoveOrder,
+    /// The expansion's configuration, the node's move order among it.
     expander: Expander,
     /// Salt of the root's move order; children's salts are derived from it.
     pub root_salt: u64,
@@ -123,7 +123,6 @@ impl<G: Game> Worker<G> {
             uct,
             solver: config.solver,
             exact: config.solver && config.exact,
-            order,
             expander: Expander {
                 win_check,
                 threats: win_check && config.threats,
@@ -202,7 +201,7 @@ impl<G: Game> Worker<G> {
             }
             let side = game.side_to_move();
             let (slot, key) = self.best_child(node, &n);
-            let exhausted = u32::from(n.cursor) == self.order.end();
+            let exhausted = u32::from(n.cursor) == self.expander.order.end();
             let can_grow = !exhausted && !n.expanding() && self.tree.count() < self.node_cap;
             // Below the root, worse ranks wait while the better ones do well.
             // The root tries every move in time: a move the ranks put last
@@ -210,7 +209,8 @@ impl<G: Game> Worker<G> {
             let fpu = if node == ROOT {
                 self.uct.fpu
             } else {
-                self.uct.fpu - self.order.round(u32::from(n.cursor)) as f32 * self.uct.fpu_drop
+                self.uct.fpu
+                    - self.expander.order.round(u32::from(n.cursor)) as f32 * self.uct.fpu_drop
             };
             if can_grow && (key == f32::NEG_INFINITY || fpu > key) {
                 if defer {
@@ -351,7 +351,7 @@ impl<G: Game> Worker<G> {
 
     /// Proves what follows from the proof of the path's node at `last`.
     fn propagate_from(&mut self, walk: &Walk<G>, last: usize) {
-        let end = self.order.end();
+        let end = self.expander.order.end();
         solver::propagate(&mut self.tree, &walk.path, &walk.movers, last, |t, i| {
             u32::from(t.node(i).cursor) == end
         });

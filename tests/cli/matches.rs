@@ -90,6 +90,79 @@ fn match_text_output_and_bad_configurations() {
 }
 
 #[test]
+fn match_plays_the_openings_of_a_file_in_turn_with_both_colours() {
+    let dir = std::env::temp_dir().join(format!("cabra-openings-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let book = dir.join("openings.txt");
+    // Two openings, one in notation and one as digits; then a third pair
+    // comes back to the first.
+    std::fs::write(
+        &book,
+        "# two openings\nL E180 600, L T180 460\n\n110 120 121 122  # L E180 110\n",
+    )
+    .unwrap();
+    let games = dir.join("games");
+    let out = cabra(&[
+        "match",
+        "--a",
+        "iterations=100",
+        "--b",
+        "baseline,iterations=100",
+        "--games",
+        "6",
+        "--quiet",
+        "--openings",
+        book.to_str().unwrap(),
+        "--out",
+        games.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let game =
+        |g: usize| std::fs::read_to_string(games.join(format!("game-{g:04}.caminos"))).unwrap();
+    let first_moves = |g: usize, n: usize| -> Vec<String> {
+        game(g)
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .take(n)
+            .map(|l| l.split('#').nth(1).unwrap().trim().to_string())
+            .collect()
+    };
+    for g in [1, 2, 5, 6] {
+        assert_eq!(first_moves(g, 2), ["L E180 600", "L T180 460"], "game {g}");
+    }
+    for g in [3, 4] {
+        assert_eq!(first_moves(g, 1), ["L E180 110"], "game {g}");
+        assert!(game(g).contains("# opening: 1 placement, opening 2 of"));
+    }
+    // A pair gives each player each colour.
+    let players = |g: usize| game(g).lines().next().unwrap().to_string();
+    assert_ne!(players(1), players(2));
+    // A bad opening stops the match before any game, naming its line.
+    std::fs::write(&book, "L E180 600\nL E180 600, L E180 600\n").unwrap();
+    let out = cabra(&[
+        "match",
+        "--games",
+        "2",
+        "--iterations",
+        "10",
+        "--openings",
+        book.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("line 2, placement 2 (L E180 600): cube 600 is already taken"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn selfplay_writes_games() {
     let dir = std::env::temp_dir().join(format!("cabra-selfplay-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

@@ -1,5 +1,6 @@
 //! Playing the games of a match or of selfplay: several at once, each
-//! from its paired random opening, each written to its file.
+//! from its paired opening (random, or from a file), each written to its
+//! file.
 //!
 //! How many at once: in a game only the player to move thinks (an engine
 //! of this program searches only when asked, `cabra gtp` does not think
@@ -52,6 +53,11 @@ pub fn play_all(
             opts.opening_min, opts.opening_max
         ));
     }
+    let start = cabra::game::Position::with_rules(opts.rules.rules());
+    let book = match &opts.openings {
+        Some(path) => Some((path, super::openings::read_openings(path, &start)?)),
+        None => None,
+    };
     let games = usize::try_from(opts.games).context("--games")?;
     let threads = specs.iter().map(|s| s.threads(limits)).max().unwrap_or(1);
     let concurrency = concurrency(opts, threads, games);
@@ -75,7 +81,6 @@ pub fn play_all(
             .map_err(anyhow::Error::msg)?;
     }
     let seed = opts.budget.seed.unwrap_or(1);
-    let start = cabra::game::Position::with_rules(opts.rules.rules());
     let clock = limits.clock.map(|control| Clock {
         control,
         margin: limits.margin,
@@ -96,13 +101,26 @@ pub fn play_all(
         if stop.load(Ordering::SeqCst) {
             return Ok(None);
         }
-        let pair = (g / 2) as u64;
-        let opening = random_opening(
-            &start,
-            seed.wrapping_mul(0x9E37_79B9).wrapping_add(pair),
-            usize::from(opts.opening_min),
-            usize::from(opts.opening_max),
-        );
+        let pair = g / 2;
+        let (opening, source) = match &book {
+            Some((path, book)) => (
+                book[pair % book.len()].clone(),
+                Some(format!(
+                    "opening {} of {}",
+                    pair % book.len() + 1,
+                    path.display()
+                )),
+            ),
+            None => (
+                random_opening(
+                    &start,
+                    seed.wrapping_mul(0x9E37_79B9).wrapping_add(pair as u64),
+                    usize::from(opts.opening_min),
+                    usize::from(opts.opening_max),
+                ),
+                None,
+            ),
+        };
         let game_seed = seed ^ (g as u64).wrapping_mul(0x2545_F491_4F6C_DD1D);
         let mut a = specs[0].start(limits, game_seed ^ 0xA, &stop);
         let mut b = specs[1].start(limits, game_seed ^ 0xB, &stop);
@@ -117,7 +135,7 @@ pub fn play_all(
             return Ok(None);
         };
         if let Some(dir) = out {
-            save(&game_file(dir, g), g, &r, specs)?;
+            save(&game_file(dir, g), g, &r, specs, source.as_deref())?;
         }
         let mut t = tally.lock().expect("lock");
         t[(2.0 * r.score) as usize] += 1;
@@ -189,14 +207,26 @@ pub fn result_text(r: &GameRecord, specs: &[Spec; 2]) -> String {
     }
 }
 
-/// Writes one game with a header of comments.
-fn save(path: &Path, g: usize, r: &GameRecord, specs: &[Spec; 2]) -> anyhow::Result<()> {
+/// Writes one game with a header of comments; `source` says which
+/// opening of which file it played (none: a random one).
+fn save(
+    path: &Path,
+    g: usize,
+    r: &GameRecord,
+    specs: &[Spec; 2],
+    source: Option<&str>,
+) -> anyhow::Result<()> {
     let one = r.player_one();
+    let n = r.opening;
+    let s = if n == 1 { "" } else { "s" };
+    let opening = match source {
+        Some(source) => format!("{n} placement{s}, {source}"),
+        None => format!("{n} random placement{s}"),
+    };
     let (p1, p2) = (specs[one].name(), specs[1 - one].name());
     let text = format!(
-        "# cabra game {}: player 1 = {p1}, player 2 = {p2}\n# opening: {} random placements\n# result: {}\n{}",
+        "# cabra game {}: player 1 = {p1}, player 2 = {p2}\n# opening: {opening}\n# result: {}\n{}",
         g + 1,
-        r.opening,
         result_text(r, specs),
         write_game(&r.position)
     );

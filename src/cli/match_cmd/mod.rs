@@ -4,12 +4,14 @@
 //!
 //! - `players.rs`: who plays (`--a`, `--b`) and the limits of programs;
 //! - `games.rs`: playing the games and writing them;
+//! - `openings.rs`: openings read from a file (`--openings`);
 //! - `gtp_player.rs`, `legacy.rs`: other programs as players, through
 //!   `process.rs` (a child process read with deadlines).
 
 mod games;
 mod gtp_player;
 mod legacy;
+mod openings;
 mod players;
 mod process;
 
@@ -58,6 +60,13 @@ pub struct PlayOptions {
     /// Longest random opening.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(0..=MAX_OPENING as i64))]
     pub opening_max: u8,
+    /// Play the openings of FILE instead of random ones: one a line, its
+    /// placements in piece notation or as twelve digits separated by
+    /// commas (`#` starts a comment). Games 2k-1 and 2k play the file's
+    /// k-th opening, once with each colour; past the file's end the
+    /// openings come round again.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["opening_min", "opening_max"])]
+    pub openings: Option<PathBuf>,
     /// Replace game files already in the --out directory.
     #[arg(long)]
     pub force: bool,

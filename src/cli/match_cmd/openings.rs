@@ -79,4 +79,12 @@ mod tests {
             "no opening in the file"
         );
     }
+
+    #[test]
+    fn the_openings_shipped_in_games_read() {
+        let text = include_str!("../../../games/baseline-not-won.openings");
+        let o = parse_openings(text, &Position::new()).unwrap();
+        assert_eq!(o.len(), 70);
+        assert!(o.iter().all(|o| (2..=4).contains(&o.len())));
+    }
 }

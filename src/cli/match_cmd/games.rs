@@ -103,14 +103,11 @@ pub fn play_all(
         }
         let pair = g / 2;
         let (opening, source) = match &book {
-            Some((path, book)) => (
-                book[pair % book.len()].clone(),
-                Some(format!(
-                    "opening {} of {}",
-                    pair % book.len() + 1,
-                    path.display()
-                )),
-            ),
+            Some((path, book)) => {
+                let k = pair % book.len();
+                let source = format!("opening {} of {}", k + 1, path.display());
+                (book[k].clone(), Some(source))
+            }
             None => (
                 random_opening(
                     &start,

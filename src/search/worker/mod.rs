@@ -305,8 +305,15 @@ impl<G: Game> Worker<G> {
     #[inline]
     fn best_child(&mut self, node: u32, n: &Node) -> (usize, f32) {
         if n.accel == NONE {
-            let scale = self.tables.scale(n.visits);
-            return self.tables.scan(self.tree.children(node), scale);
+            if usize::from(n.len) < ACCEL_MIN_CHILDREN {
+                let scale = self.tables.scale(n.visits);
+                return self.tables.scan(self.tree.children(node), scale);
+            }
+            // A wide node of a kept tree, whose max-tree was dropped with
+            // the old tree (`Tree::extract`): without one again, every
+            // visit would scan all its children.
+            self.create_accel(node);
+            return self.accel.best(self.tree.node(node).accel);
         }
         if self.accel.stale(n.accel, n.visits) {
             self.rebuild_accel(node);
@@ -368,11 +375,17 @@ impl<G: Game> Worker<G> {
                 self.rebuild_accel(node);
             }
         } else if len >= ACCEL_MIN_CHILDREN {
-            let id = self.accel.create(2 * len.next_power_of_two());
-            self.tree.node_mut(node).accel = id;
-            self.rebuild_accel(node);
+            self.create_accel(node);
         }
         child
+    }
+
+    /// Gives `node` (which has none) a max-tree over its children.
+    fn create_accel(&mut self, node: u32) {
+        let len = usize::from(self.tree.node(node).len);
+        let id = self.accel.create(2 * len.next_power_of_two());
+        self.tree.node_mut(node).accel = id;
+        self.rebuild_accel(node);
     }
 
     /// Notes the moves of the path for the reply table.

@@ -1,0 +1,58 @@
+//! How fast the engine searches a tree kept from move to move: a game of
+//! self-play from the empty board, the engine thinking the given time for
+//! each placement, printing the iterations per second of each search and
+//! the tree's size. Run with `reuse=off` beside it to compare searches
+//! that start afresh at every move:
+//! `cargo run --release --example kept_tree_speed -- ENGINE MILLISECONDS SEED`,
+//! e.g. `default 1000 1` and `default,reuse=off 1000 1`.
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use cabra::engine::{Budget, Engine, EngineConfig};
+use cabra::game::Position;
+
+/// Placements searched: the opening and the middle game.
+const PLACEMENTS: usize = 16;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [engine, ms, seed] = args.as_slice() else {
+        eprintln!("usage: kept_tree_speed ENGINE MILLISECONDS SEED");
+        return ExitCode::from(2);
+    };
+    let (config, ms, seed) = match (
+        EngineConfig::parse(engine),
+        ms.parse::<u64>(),
+        seed.parse::<u64>(),
+    ) {
+        (Ok(c), Ok(ms), Ok(seed)) => (c, ms, seed),
+        _ => {
+            eprintln!("usage: kept_tree_speed ENGINE MILLISECONDS SEED");
+            return ExitCode::from(2);
+        }
+    };
+    let mut engine = Engine::new(config, seed);
+    let mut pos = Position::default();
+    let budget = Budget::time(Duration::from_millis(ms));
+    let mut speeds = Vec::new();
+    for placement in 1..=PLACEMENTS {
+        if pos.status().is_over() {
+            break;
+        }
+        let report = engine.think(&pos, budget, &mut |_| {}).report;
+        let Some(best) = report.best else { break };
+        println!(
+            "{placement:2} {best:<10} {:>7.0} iterations/s, {:>9} nodes",
+            report.iterations_per_second, report.nodes
+        );
+        speeds.push(report.iterations_per_second);
+        pos.play_move(best);
+    }
+    speeds.sort_by(f64::total_cmp);
+    if let (Some(low), Some(high)) = (speeds.first(), speeds.last()) {
+        let median = speeds[speeds.len() / 2];
+        println!("iterations/s: {low:.0} to {high:.0}, median {median:.0}");
+    }
+    ExitCode::SUCCESS
+}

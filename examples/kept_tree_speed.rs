@@ -17,20 +17,16 @@ const PLACEMENTS: usize = 16;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [engine, ms, seed] = args.as_slice() else {
+    let parsed = match args.as_slice() {
+        [engine, ms, seed] => EngineConfig::parse(engine)
+            .ok()
+            .zip(ms.parse::<u64>().ok())
+            .zip(seed.parse::<u64>().ok()),
+        _ => None,
+    };
+    let Some(((config, ms), seed)) = parsed else {
         eprintln!("usage: kept_tree_speed ENGINE MILLISECONDS SEED");
         return ExitCode::from(2);
-    };
-    let (config, ms, seed) = match (
-        EngineConfig::parse(engine),
-        ms.parse::<u64>(),
-        seed.parse::<u64>(),
-    ) {
-        (Ok(c), Ok(ms), Ok(seed)) => (c, ms, seed),
-        _ => {
-            eprintln!("usage: kept_tree_speed ENGINE MILLISECONDS SEED");
-            return ExitCode::from(2);
-        }
     };
     let mut engine = Engine::new(config, seed);
     let mut pos = Position::default();
@@ -46,7 +42,10 @@ fn main() -> ExitCode {
             "{placement:2} {best:<10} {:>7.0} iterations/s, {:>9} nodes",
             report.iterations_per_second, report.nodes
         );
-        speeds.push(report.iterations_per_second);
+        // A position proven at once (no iterations) says nothing of speed.
+        if report.iterations > 0 {
+            speeds.push(report.iterations_per_second);
+        }
         pos.play_move(best);
     }
     speeds.sort_by(f64::total_cmp);

@@ -81,6 +81,13 @@ fn node_limits_are_exact() {
             assert_eq!(s.nodes() as u64, r.nodes);
         }
     }
+    // Both threads may plan an expansion when the tree is one node short
+    // of the limit: only one of them may carry it out. A search continued
+    // one node at a time meets that moment at every step.
+    let mut s = Searcher::new(H7::new(), config(2, 1));
+    for n in 2..=6_000 {
+        assert_eq!(s.search(&Limits::none().nodes(n)).nodes, n);
+    }
     // The first limit reached wins.
     let mut s = Searcher::new(H7::new(), config(1, 1));
     let r = s.search(&Limits::none().nodes(1_000_000).iterations(300));

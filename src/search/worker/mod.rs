@@ -107,6 +107,11 @@ pub(crate) struct Worker<G: Game> {
     /// results alone, before any rescoring: the win rates reported.
     pub root_results: Vec<[u32; 2]>,
     node_cap: usize,
+    /// The size the tree may grow to in this search: the node cap, or the
+    /// search's node limit if smaller. Checked again when a thread carries
+    /// out an expansion it planned without the lock, so that two threads
+    /// planning at once never pass the limit together.
+    grow_cap: usize,
     _game: PhantomData<fn(G)>,
 }
 
@@ -133,6 +138,7 @@ impl<G: Game> Worker<G> {
             root_salt: mix(seed ^ 0x5EED),
             root_results: Vec::new(),
             node_cap: node_cap.max(1),
+            grow_cap: node_cap.max(1),
             _game: PhantomData,
         };
         w.reset(root, w.root_salt);
@@ -202,7 +208,7 @@ impl<G: Game> Worker<G> {
             let side = game.side_to_move();
             let (slot, key) = self.best_child(node, &n);
             let exhausted = u32::from(n.cursor) == self.expander.order.end();
-            let can_grow = !exhausted && !n.expanding() && self.tree.count() < self.node_cap;
+            let can_grow = !exhausted && !n.expanding() && self.tree.count() < self.grow_cap;
             // Below the root, worse ranks wait while the better ones do well.
             // The root tries every move in time: a move the ranks put last
             // can be the one that wins.

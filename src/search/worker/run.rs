@@ -32,6 +32,7 @@ impl<G: Game> Worker<G> {
         max_nodes: u64,
         stop: &Stopper,
     ) -> u64 {
+        self.grow_cap = self.node_cap.min(cap(max_nodes));
         let mut done = 0;
         while done < max_iterations && self.open(max_nodes) {
             if done % CHECK_INTERVAL == 0 && stop.should_stop() {
@@ -74,6 +75,7 @@ impl<G: Game> Worker<G> {
         // turn with the lock, together with its next descent.
         let mut pending: Option<(Reward, Option<Proved<G>>)> = None;
         let mut w = lock();
+        w.grow_cap = w.node_cap.min(cap(max_nodes));
         loop {
             if let Some((o, proved)) = pending.take() {
                 // Another thread may have moved the blocks of the path's nodes.
@@ -176,7 +178,7 @@ impl<G: Game> Worker<G> {
             && now.proof == then.proof
             && now.threatened() == then.threatened()
             && now.threats_checked() == then.threats_checked()
-            && self.tree.count() < self.node_cap;
+            && self.tree.count() < self.grow_cap;
         if unchanged {
             let side = game.side_to_move();
             match self.carry_out(walk, node, &mut game, side, plan) {
@@ -194,4 +196,9 @@ impl<G: Game> Worker<G> {
             walk.path[j] = self.tree.node(walk.path[j - 1]).first + u32::from(walk.slots[j]);
         }
     }
+}
+
+/// A node limit as a tree size.
+fn cap(max_nodes: u64) -> usize {
+    usize::try_from(max_nodes).unwrap_or(usize::MAX)
 }

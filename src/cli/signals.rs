@@ -66,6 +66,30 @@ pub fn stop_on_signal(flag: Arc<AtomicBool>) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Runs `f`, then puts back the Ctrl-C (SIGINT) handler that was in place
+/// before it. rustyline installs its own handler when its editor is
+/// created, and keeps it until the editor is dropped, so Ctrl-C would no
+/// longer reach ours while a command runs; at its prompt rustyline reads
+/// Ctrl-C as a key, and needs no handler for it.
+pub fn keeping_ctrl_c<T>(f: impl FnOnce() -> T) -> T {
+    #[cfg(unix)]
+    {
+        // SAFETY: with a null new action, sigaction only reads the current
+        // one into `old`; putting back an action read that way is valid.
+        unsafe {
+            let mut old: libc::sigaction = std::mem::zeroed();
+            let saved = libc::sigaction(libc::SIGINT, std::ptr::null(), &mut old) == 0;
+            let out = f();
+            if saved {
+                libc::sigaction(libc::SIGINT, &old, std::ptr::null_mut());
+            }
+            out
+        }
+    }
+    #[cfg(not(unix))]
+    f()
+}
+
 /// Makes writing to a closed pipe an error rather than the end of the
 /// program (`main` restores the default for the `| head` case): for
 /// commands that write to other programs, which may die at any time.

@@ -16,5 +16,7 @@ mod search;
 mod serve;
 #[cfg(unix)]
 mod signals;
+#[cfg(unix)]
+mod terminal;
 mod usage;
 mod variants;

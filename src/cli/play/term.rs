@@ -118,52 +118,71 @@ impl TermUi {
     }
 }
 
-/// The terminal's echo turned off while it lives (Unix terminals only);
-/// dropping it turns the echo back on.
-struct EchoOff {
+/// The settings of the terminal on standard input (Unix terminals only).
+#[derive(Clone, Copy)]
+struct TermAttrs {
     #[cfg(unix)]
-    saved: libc::termios,
+    attrs: libc::termios,
 }
 
-impl EchoOff {
+impl TermAttrs {
+    /// The settings now, if standard input is a terminal.
     #[cfg(unix)]
-    fn new() -> Option<EchoOff> {
+    fn read() -> Option<TermAttrs> {
         use std::os::fd::AsRawFd;
-        let fd = std::io::stdin().as_raw_fd();
-        // SAFETY: tcgetattr and tcsetattr get a valid descriptor and a
-        // termios struct they fill or read; a failure leaves the terminal
-        // as it was, and we then do nothing.
+        // SAFETY: tcgetattr gets a valid descriptor and a termios struct
+        // to fill; on failure we do nothing with it.
         unsafe {
-            let mut t: libc::termios = std::mem::zeroed();
-            if libc::tcgetattr(fd, &mut t) != 0 {
-                return None;
-            }
-            let saved = t;
-            t.c_lflag &= !libc::ECHO;
-            if libc::tcsetattr(fd, libc::TCSANOW, &t) != 0 {
-                return None;
-            }
-            Some(EchoOff { saved })
+            let mut attrs: libc::termios = std::mem::zeroed();
+            (libc::tcgetattr(std::io::stdin().as_raw_fd(), &mut attrs) == 0)
+                .then_some(TermAttrs { attrs })
         }
     }
 
     #[cfg(not(unix))]
-    fn new() -> Option<EchoOff> {
+    fn read() -> Option<TermAttrs> {
         None
+    }
+
+    /// Puts these settings in force; whether the terminal took them.
+    fn apply(&self) -> bool {
+        #[cfg(unix)]
+        {
+            use std::os::fd::AsRawFd;
+            // SAFETY: tcsetattr gets a valid descriptor and settings read
+            // by tcgetattr (and maybe changed in their flags).
+            unsafe {
+                libc::tcsetattr(std::io::stdin().as_raw_fd(), libc::TCSANOW, &self.attrs) == 0
+            }
+        }
+        #[cfg(not(unix))]
+        false
+    }
+}
+
+/// The terminal's echo turned off while it lives (Unix terminals only);
+/// dropping it turns the echo back on.
+struct EchoOff {
+    saved: TermAttrs,
+}
+
+impl EchoOff {
+    fn new() -> Option<EchoOff> {
+        let saved = TermAttrs::read()?;
+        #[cfg(unix)]
+        {
+            let mut quiet = saved;
+            quiet.attrs.c_lflag &= !libc::ECHO;
+            quiet.apply().then_some(EchoOff { saved })
+        }
+        #[cfg(not(unix))]
+        Some(EchoOff { saved })
     }
 }
 
 impl Drop for EchoOff {
     fn drop(&mut self) {
-        #[cfg(unix)]
-        {
-            use std::os::fd::AsRawFd;
-            // SAFETY: restores the attributes read in `new` on the same
-            // descriptor.
-            unsafe {
-                libc::tcsetattr(std::io::stdin().as_raw_fd(), libc::TCSANOW, &self.saved);
-            }
-        }
+        self.saved.apply();
     }
 }
 
@@ -277,10 +296,15 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
             std::process::exit(130);
         }
     })?;
-    // SIGTERM and SIGHUP end the session, keeping an unsaved game's code.
+    // SIGTERM and SIGHUP end the session, keeping an unsaved game's code,
+    // and leave the terminal as they found it (not raw, as at a prompt).
     let stop = engine.stop_flag();
+    let terminal = interactive.then(TermAttrs::read).flatten();
     signals::on_termination(move || {
         stop.store(true, Ordering::SeqCst);
+        if let Some(t) = &terminal {
+            t.apply();
+        }
         if let Ok(note) = EXIT_NOTE.lock() {
             let _ = std::io::stderr().write_all(note.as_bytes());
         }
@@ -333,7 +357,8 @@ fn terminal_loop(session: &mut Session, colours: bool) -> anyhow::Result<()> {
         .max_history_size(1000)?
         .history_ignore_dups(true)?
         .build();
-    let mut editor: Editor<LineHelper, DefaultHistory> = Editor::with_config(config)?;
+    let mut editor: Editor<LineHelper, DefaultHistory> =
+        signals::keeping_ctrl_c(|| Editor::with_config(config))?;
     editor.set_helper(Some(LineHelper {
         prompt_colour: None,
         files: FilenameCompleter::new(),

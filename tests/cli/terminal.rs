@@ -1,0 +1,203 @@
+//! `cabra play` at a terminal, as a person uses it: a pseudo-terminal
+//! stands in for the keyboard and the screen, so that the line editor
+//! runs, Ctrl-C is a key the terminal turns into a signal, and the
+//! terminal's modes can be read after the program ends.
+
+use std::fs::File;
+use std::io::{Read, Write};
+use std::os::fd::{AsRawFd, FromRawFd};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::common::assert_no_panic;
+
+/// A `cabra` whose standard streams are a new pseudo-terminal, which is
+/// its controlling terminal.
+struct Terminal {
+    master: File,
+    child: Child,
+    screen: Arc<Mutex<String>>,
+    /// The program's working directory and home, removed at the end.
+    _home: tempfile::TempDir,
+}
+
+impl Terminal {
+    fn start(args: &[&str]) -> Terminal {
+        let (mut master, mut slave) = (0, 0);
+        // SAFETY: openpty fills two descriptors; the null name, settings
+        // and size ask for the defaults.
+        let opened = unsafe {
+            libc::openpty(
+                &mut master,
+                &mut slave,
+                std::ptr::null_mut(),
+                std::ptr::null(),
+                std::ptr::null(),
+            )
+        };
+        assert_eq!(opened, 0, "openpty: {}", std::io::Error::last_os_error());
+        // SAFETY: both descriptors were just opened and are owned here.
+        let (master, slave) = unsafe { (File::from_raw_fd(master), File::from_raw_fd(slave)) };
+        let home = tempfile::tempdir().unwrap();
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_cabra"));
+        cmd.args(args)
+            .current_dir(home.path())
+            // A terminal the line editor supports, no colours to filter
+            // out, and a history file of the test's own.
+            .env("TERM", "xterm")
+            .env("NO_COLOR", "1")
+            .env("HOME", home.path())
+            .stdin(Stdio::from(slave.try_clone().unwrap()))
+            .stdout(Stdio::from(slave.try_clone().unwrap()))
+            .stderr(Stdio::from(slave));
+        // SAFETY: setsid and ioctl are async-signal-safe; they make the
+        // pseudo-terminal (standard input) the child's controlling
+        // terminal, so that Ctrl-C typed on it sends SIGINT.
+        unsafe {
+            cmd.pre_exec(|| {
+                if libc::setsid() < 0 || libc::ioctl(0, libc::TIOCSCTTY, 0) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let child = cmd.spawn().expect("cabra runs");
+        drop(cmd);
+        let screen = Arc::new(Mutex::new(String::new()));
+        let (mut reader, shown) = (master.try_clone().unwrap(), screen.clone());
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            // Reading fails (EIO) once the program has ended.
+            while let Ok(n @ 1..) = reader.read(&mut buf) {
+                shown
+                    .lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        });
+        Terminal {
+            master,
+            child,
+            screen,
+            _home: home,
+        }
+    }
+
+    fn screen(&self) -> String {
+        self.screen.lock().unwrap().clone()
+    }
+
+    /// Waits (at most `limit`) until `text` appears `times` times on the
+    /// screen; false if it does not.
+    fn wait_for(&self, text: &str, times: usize, limit: Duration) -> bool {
+        let start = Instant::now();
+        while start.elapsed() < limit {
+            if self.screen().matches(text).count() >= times {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        false
+    }
+
+    fn type_keys(&mut self, keys: &[u8]) {
+        self.master.write_all(keys).unwrap();
+        self.master.flush().unwrap();
+    }
+
+    /// Waits for the program to end (at most 20 s).
+    fn wait_end(&mut self) {
+        let start = Instant::now();
+        while self.child.try_wait().unwrap().is_none() {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "cabra did not end"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Terminal {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+const PROMPT: &str = "player 1> ";
+
+#[test]
+fn ctrl_c_at_the_terminal_stops_a_search_after_the_first_prompt() {
+    // A minute to think: only Ctrl-C can end the search within the test.
+    let mut t = Terminal::start(&["play", "--you", "both", "--time", "60s", "--threads", "1"]);
+    assert!(
+        t.wait_for(PROMPT, 1, Duration::from_secs(20)),
+        "no prompt: {}",
+        t.screen()
+    );
+    t.type_keys(b"go\r");
+    assert!(
+        t.wait_for("thinking", 1, Duration::from_secs(20)),
+        "no progress line: {}",
+        t.screen()
+    );
+    t.type_keys(b"\x03");
+    assert!(
+        t.wait_for("Stopped (Ctrl-C)", 1, Duration::from_secs(20)),
+        "Ctrl-C did not stop the search: {}",
+        t.screen()
+    );
+    assert!(t.wait_for(PROMPT, 2, Duration::from_secs(20)));
+    // At the prompt Ctrl-C is a key: the session goes on.
+    t.type_keys(b"\x03");
+    assert!(t.wait_for("the game is kept", 1, Duration::from_secs(20)));
+    t.type_keys(b"quit\r");
+    t.wait_end();
+    let screen = t.screen();
+    assert!(!screen.contains("panicked"), "{screen}");
+}
+
+#[test]
+fn a_terminated_session_leaves_the_terminal_as_it_found_it() {
+    let mut t = Terminal::start(&["play", "--you", "both", "--time", "1s", "--threads", "1"]);
+    assert!(
+        t.wait_for(PROMPT, 1, Duration::from_secs(20)),
+        "no prompt: {}",
+        t.screen()
+    );
+    t.type_keys(b"L E180 110\r");
+    assert!(t.wait_for("player 2> ", 1, Duration::from_secs(20)));
+    // At the prompt the line editor holds the terminal in raw mode.
+    // SAFETY: kill with the pid of our own child process.
+    unsafe {
+        libc::kill(t.child.id() as libc::pid_t, libc::SIGTERM);
+    }
+    t.wait_end();
+    assert!(
+        t.wait_for("pos c1", 1, Duration::from_secs(5)),
+        "{}",
+        t.screen()
+    );
+    // SAFETY: tcgetattr fills a termios struct from a valid descriptor.
+    let modes = unsafe {
+        let mut modes: libc::termios = std::mem::zeroed();
+        assert_eq!(libc::tcgetattr(t.master.as_raw_fd(), &mut modes), 0);
+        modes
+    };
+    for (flag, name) in [
+        (libc::ICANON, "ICANON"),
+        (libc::ISIG, "ISIG"),
+        (libc::ECHO, "ECHO"),
+    ] {
+        assert_ne!(modes.c_lflag & flag, 0, "{name} left off");
+    }
+    let out = std::process::Output {
+        status: t.child.wait().unwrap(),
+        stdout: Vec::new(),
+        stderr: t.screen().into_bytes(),
+    };
+    assert_no_panic(&out, "play");
+}

@@ -4,7 +4,8 @@
 //! file in the same directory ([`tempfile`]), are synced, then renamed over
 //! the target, and the directory is synced. A symbolic link is followed (its
 //! target is replaced, the link stays), only regular files are replaced,
-//! and a replaced file keeps its permissions.
+//! a replaced file keeps its permissions, and a new one gets those the
+//! umask allows, as with any other program.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -64,10 +65,16 @@ pub fn save_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     let prefix = format!(".{}.", name.to_string_lossy());
     remove_stale_temporaries(&dir, &prefix);
     let save = || -> std::io::Result<()> {
-        let mut tmp = tempfile::Builder::new()
-            .prefix(&prefix)
-            .suffix(".tmp")
-            .tempfile_in(&dir)?;
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix).suffix(".tmp");
+        // A new file gets the mode any program's new file gets (0666 less
+        // the umask), not the temporary file's private 0600.
+        #[cfg(unix)]
+        if existing.is_none() {
+            use std::os::unix::fs::PermissionsExt;
+            builder.permissions(std::fs::Permissions::from_mode(0o666));
+        }
+        let mut tmp = builder.tempfile_in(&dir)?;
         tmp.write_all(bytes)?;
         if let Some(perms) = &existing {
             tmp.as_file().set_permissions(perms.clone())?;
@@ -133,6 +140,19 @@ mod tests {
             assert_eq!(std::fs::read_to_string(&real).unwrap(), "new");
             let mode = std::fs::metadata(&real).unwrap().permissions().mode();
             assert_eq!(mode & 0o777, 0o600);
+        }
+        #[cfg(unix)]
+        {
+            // A new file: 0666 less the umask (read back from a file the
+            // standard library creates, which gets exactly that).
+            use std::os::unix::fs::PermissionsExt;
+            let plain = dir.path().join("plain");
+            std::fs::write(&plain, "x").unwrap();
+            let fresh = dir.path().join("fresh.caminos");
+            save_atomically(&fresh, b"new").unwrap();
+            let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode(&fresh), mode(&plain));
+            std::fs::remove_file(&plain).unwrap();
         }
         let err = save_atomically(dir.path(), b"x").unwrap_err();
         assert!(format!("{err:#}").contains("not a regular file"));

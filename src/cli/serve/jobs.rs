@@ -78,7 +78,17 @@ async fn run<T: Send + 'static>(
     work: impl FnOnce(&mut Engine) -> T + Send + 'static,
 ) -> Option<T> {
     let permits = engine.threads().min(app.threads) as u32;
-    let permit = app.permits.clone().acquire_many_owned(permits).await.ok();
+    let stop = lock(&game).stop.clone();
+    // A job stopped while it waits for threads stops waiting: its work
+    // then ends at once (a search still answers with a short one).
+    let permit = tokio::select! {
+        p = app.permits.clone().acquire_many_owned(permits) => p.ok(),
+        () = async {
+            while !stop.load(Ordering::SeqCst) {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        } => None,
+    };
     {
         let mut g = lock(&game);
         g.busy = Some(busy);
@@ -93,6 +103,8 @@ async fn run<T: Send + 'static>(
     drop(permit);
     let mut g = lock(&game);
     g.busy = None;
+    // Time spent working is not idle time.
+    g.last_used = std::time::Instant::now();
     match result {
         Ok((engine, out)) => {
             g.engine = Some(engine);
@@ -155,15 +167,23 @@ pub async fn think(
                     data: data.to_string(),
                 });
             });
-            let mut best = t.report.best;
-            if best.is_none() && !pos.status().is_over() {
-                // Stopped before its first iteration: a short search still answers.
+            let r = &t.report;
+            let blind =
+                r.iterations == 0 && r.proven.is_none() && r.top.iter().all(|s| s.visits == 0);
+            if blind && !pos.status().is_over() {
+                // Stopped before its first iteration (while it waited for
+                // threads, say): its choice would be the first legal
+                // placement, so a short search answers instead.
                 engine.stop_flag().store(false, Ordering::SeqCst);
-                best = engine
-                    .think(&pos, Budget::iterations(500), &mut |_| {})
-                    .report
-                    .best;
+                let short = engine.think(&pos, Budget::iterations(500), &mut |_| {});
+                let best = short.report.best;
+                let t = cabra::engine::Thought {
+                    interrupted: true,
+                    ..short
+                };
+                return (t, best);
             }
+            let best = t.report.best;
             (t, best)
         })
         .await;
@@ -236,6 +256,13 @@ pub async fn start_analysis(
         .await;
         let Some((moves, summary)) = done else { return };
         let mut g = lock(&game2);
+        if moves.is_empty() && g.analysis.is_some() {
+            // Stopped before it finished a placement: the last analysis
+            // stays (or goes, if the line changed meanwhile).
+            g.keep_analysis_if_current();
+            g.send("idle", json!({}));
+            return;
+        }
         let analysis = Analysis {
             complete: moves.len() == line.len(),
             line,

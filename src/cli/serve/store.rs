@@ -210,13 +210,14 @@ impl Store {
         game.is_some()
     }
 
-    /// Drops the games idle for longer than the expiry (not while their
-    /// engine works).
+    /// Drops the games idle for longer than the expiry: not while their
+    /// engine works, nor while a page listens to their events (a tab that
+    /// is open).
     pub fn expire(&self) {
         let mut games = lock(&self.games);
         games.retain(|_, g| {
             let g = lock(g);
-            g.busy.is_some() || g.last_used.elapsed() < self.idle
+            g.busy.is_some() || g.events.receiver_count() > 0 || g.last_used.elapsed() < self.idle
         });
     }
 }

@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use crate::common::{cabra, data, stderr, temp_dir};
 use crate::http::Server;
 
+mod jobs;
 mod variants;
 
 const LONG: Duration = Duration::from_secs(60);
@@ -359,48 +360,6 @@ fn a_search_stopped_midway_plays_its_best_move_so_far() {
 }
 
 #[test]
-fn a_search_stopped_while_it_waits_for_threads_plays_a_searched_move() {
-    let s = Server::start(&["--threads", "1"]);
-    // The first game takes the only thread for ten minutes.
-    let busy = s.new_game();
-    let mut busy_events = s.events(&busy);
-    s.ok(
-        "POST",
-        &game_path(&busy, "/think"),
-        Some(json!({ "time_ms": 600000 })),
-    );
-    busy_events.wait_for("thinking", LONG);
-    // Player 1 wins at once here with O T0 260 (the bridge of
-    // games/hand_straight_bridge.caminos), not with the first legal placement.
-    let id = s.new_game();
-    for m in &placements("games/hand_straight_bridge.caminos")[..4] {
-        s.ok(
-            "POST",
-            &game_path(&id, "/place"),
-            Some(json!({ "move": m })),
-        );
-    }
-    let mut events = s.events(&id);
-    let v = s.ok(
-        "POST",
-        &game_path(&id, "/think"),
-        Some(json!({ "time_ms": 600000 })),
-    );
-    assert_eq!(v["busy"], "waiting");
-    let v = s.ok("POST", &game_path(&id, "/stop"), None);
-    assert_eq!(v["stopping"], "waiting");
-    // It stops waiting, and a short search answers: not the first legal
-    // placement, which a search without iterations would name.
-    let moved = events.wait_for("moved", LONG);
-    assert_eq!(moved["interrupted"], true);
-    assert!(moved["iterations"].as_u64().unwrap() > 0, "{moved}");
-    assert_eq!(moved["state"]["result"], "p1", "{moved}");
-    assert_eq!(s.ok("GET", &game_path(&busy, ""), None)["busy"], "thinking");
-    s.ok("POST", &game_path(&busy, "/stop"), None);
-    busy_events.wait_for("moved", LONG);
-}
-
-#[test]
 fn a_short_game_is_analysed_with_its_graph() {
     let s = Server::start(&["--threads", "1"]);
     let id = s.new_game();
@@ -456,28 +415,6 @@ fn idle_games_expire() {
     let (status, v) = s.json("GET", &game_path(&id, ""), None);
     assert_eq!(status, 404);
     assert!(v["error"].as_str().unwrap().contains("expired"));
-}
-
-#[test]
-fn games_do_not_expire_while_searched_or_watched() {
-    let s = Server::start(&["--threads", "1", "--idle", "1s"]);
-    // A search longer than the expiry, nobody listening: the game is
-    // there after the move (its time counts from the end of the search).
-    let id = s.new_game();
-    s.ok(
-        "POST",
-        &game_path(&id, "/think"),
-        Some(json!({ "time_ms": 1500 })),
-    );
-    std::thread::sleep(Duration::from_millis(1800));
-    let (status, v) = s.json("GET", &game_path(&id, ""), None);
-    assert_eq!(status, 200, "{v}");
-    // A game whose events a page listens to stays, untouched.
-    let watched = s.new_game();
-    let _events = s.events(&watched);
-    std::thread::sleep(Duration::from_millis(2000));
-    assert_eq!(s.json("GET", &game_path(&watched, ""), None).0, 200);
-    assert_eq!(s.json("GET", &game_path(&id, ""), None).0, 404);
 }
 
 #[test]

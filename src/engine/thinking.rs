@@ -23,6 +23,10 @@ const FIRST_SLICE_ITERATIONS: u64 = 2_000;
 /// The shortest slice of a search that may stop early ([`Budget::early_stop`]).
 const MIN_SETTLE_SLICE: Duration = Duration::from_millis(2);
 
+/// Iterations of the short search that answers when a search is stopped
+/// before its first iteration (a millisecond or two).
+const BLIND_ANSWER_ITERATIONS: u64 = 500;
+
 /// What the progress callback is told after each slice but the last.
 #[derive(Debug)]
 pub struct Progress<'a> {
@@ -203,6 +207,14 @@ impl Engine {
             start,
         };
         let (mut report, mut interrupted) = sliced.run(searcher, 0, progress, &|r| r);
+        if interrupted && blind(&report) && !pos.status().is_over() {
+            // Stopped before its first iteration (the stop came first):
+            // its choice would be the first legal placement, so a short
+            // search, deaf to the stop flag, names a searched one.
+            let limits = Limits::none().iterations(BLIND_ANSWER_ITERATIONS);
+            report = searcher.search(&limits);
+            report.seconds = start.elapsed().as_secs_f64();
+        }
         if self.config.swindle && !interrupted && swindle::applies(&report, &budget, start) {
             let mut config = swindle::search_config(&self.config.search);
             config.threads = self.threads;
@@ -232,6 +244,12 @@ impl Engine {
         let budget = self.budget().or(Budget::time(Duration::from_secs(1)));
         self.think(pos, budget, &mut |_| {}).report
     }
+}
+
+/// Whether a report says nothing a move could be chosen by: no iteration
+/// run, no proof, no visit kept from an earlier search.
+fn blind(report: &Report<Move>) -> bool {
+    report.iterations == 0 && report.proven.is_none() && report.top.iter().all(|s| s.visits == 0)
 }
 
 /// One search's limits, cut into slices.
@@ -389,5 +407,22 @@ mod tests {
         let mut r = report(10_000, &[9_000, 800]);
         r.best = Some(r.top[1].mv);
         assert!(!settled(&r, limit, ms(50)));
+    }
+
+    #[test]
+    fn a_search_stopped_before_it_starts_still_names_a_searched_move() {
+        let mut engine = Engine::new(EngineConfig::default(), 1);
+        engine.stop_flag().store(true, Ordering::SeqCst);
+        let budget = Budget::time(Duration::from_secs(60));
+        let t = engine.think(&Position::default(), budget, &mut |_| {});
+        assert!(t.interrupted);
+        let r = &t.report;
+        assert!(r.iterations > 0 && !blind(r), "{r:?}");
+        assert_eq!(r.best, r.top.first().map(|m| m.mv));
+        assert!(r.top[0].visits > 0);
+        // The stop flag stays raised for whoever raised it.
+        assert!(engine.stop_flag().load(Ordering::SeqCst));
+        assert!(blind(&report(0, &[0, 0])));
+        assert!(!blind(&report(0, &[3, 0])), "visits kept from before");
     }
 }

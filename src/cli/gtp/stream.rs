@@ -2,7 +2,8 @@
 //! on a thread of its own and writes one `info` line per interval (from
 //! the engine's progress callback) while this thread waits for the next
 //! input line; that line raises the engine's stop flag, the search thread
-//! ends its answer, and the line is then run as usual.
+//! ends its answer, and the line is then run as usual. The end of the
+//! input ends `cabra-analyze` but lets `genmove_analyze` use its budget.
 //!
 //! An `info` line holds one `info move ... visits ... winrate ... proven
 //! ... order ... pv ...` entry per candidate placement, as `lz-analyze`
@@ -193,7 +194,11 @@ impl Gtp {
                 Ok((decision, r.seconds))
             });
             let next = read_line(input, MAX_LINE);
-            stop.store(true, Ordering::SeqCst);
+            // A line stops the search early; the end of the input does
+            // not stop a move's search, which has a budget of its own.
+            if kind == Kind::Analyze || !matches!(next, Ok(None)) {
+                stop.store(true, Ordering::SeqCst);
+            }
             let searched = search
                 .join()
                 .unwrap_or_else(|_| Err(io::Error::other("the search thread failed")));

@@ -167,22 +167,6 @@ pub async fn think(
                     data: data.to_string(),
                 });
             });
-            let r = &t.report;
-            let blind =
-                r.iterations == 0 && r.proven.is_none() && r.top.iter().all(|s| s.visits == 0);
-            if blind && !pos.status().is_over() {
-                // Stopped before its first iteration (while it waited for
-                // threads, say): its choice would be the first legal
-                // placement, so a short search answers instead.
-                engine.stop_flag().store(false, Ordering::SeqCst);
-                let short = engine.think(&pos, Budget::iterations(500), &mut |_| {});
-                let best = short.report.best;
-                let t = cabra::engine::Thought {
-                    interrupted: true,
-                    ..short
-                };
-                return (t, best);
-            }
             let best = t.report.best;
             (t, best)
         })

@@ -2,6 +2,7 @@
 //! command, which is then run; `genmove_analyze` streams, then plays.
 
 use super::session::Session;
+use crate::common::{cabra_with_input, stdout};
 
 /// One candidate of an `info` line.
 #[derive(Debug)]
@@ -171,4 +172,40 @@ fn genmove_analyze_stopped_early_still_plays() {
     assert_eq!(a.id, Some(5));
     assert_eq!(a.text, "in progress, player 2 to move");
     s.close();
+}
+
+/// The entries of the last `info` line of a piped session's answer.
+fn last_info(out: &str) -> Vec<Candidate> {
+    let line = out
+        .lines()
+        .rfind(|l| l.starts_with("info "))
+        .unwrap_or_else(|| panic!("no info line: {out}"));
+    parse_info(line)
+}
+
+#[test]
+fn genmove_analyze_plays_a_searched_move_however_soon_it_is_stopped() {
+    // The next line is there at once: the stop comes before the first
+    // iteration, and the placement played is still a searched one.
+    let args = ["gtp", "--threads", "1", "--time", "60s", "--seed", "1"];
+    let out = cabra_with_input(&args, "genmove_analyze 1\nname\n");
+    let text = stdout(&out);
+    let first = &last_info(&text)[0];
+    assert!(first.visits > 0, "{text}");
+    assert!(text.contains(&format!("play {}\n", first.mv)), "{text}");
+    assert!(text.ends_with("= cabra\n\n"), "{text}");
+    // The end of the input does not stop it: the move's budget runs out.
+    let args = [
+        "gtp",
+        "--threads",
+        "1",
+        "--iterations",
+        "3000",
+        "--seed",
+        "1",
+    ];
+    let out = cabra_with_input(&args, "genmove_analyze 1 maxmoves 1000\n");
+    let text = stdout(&out);
+    let visits: u64 = last_info(&text).iter().map(|c| c.visits).sum();
+    assert!(visits > 1000, "{visits} visits: {text}");
 }

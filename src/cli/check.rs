@@ -88,7 +88,7 @@ fn fail(json: bool, error: String, line: Option<usize>) -> anyhow::Result<()> {
 /// Reads the file; prints its status, or fails with the `line N:` reason.
 pub fn run(args: &CheckArgs) -> anyhow::Result<()> {
     let shown = args.file.display();
-    let bytes = match std::fs::read(&args.file) {
+    let bytes = match crate::cli::files::read_input(&args.file) {
         Ok(b) => b,
         Err(e) => return fail(args.json, format!("cannot read {shown}: {e}"), None),
     };

@@ -14,9 +14,30 @@ use anyhow::{Context, bail};
 use cabra::game::Position;
 use cabra::game::record::{Record, parse_record, write_record};
 
+/// The largest file read as a game record, a tactics position or an
+/// openings list (a game record takes a few hundred bytes): larger ones,
+/// or endless ones such as `/dev/zero`, are refused, not read into memory.
+pub const MAX_INPUT_BYTES: u64 = 16 << 20;
+
+/// The bytes of a file of at most [`MAX_INPUT_BYTES`].
+pub fn read_input(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("larger than {} MiB", MAX_INPUT_BYTES >> 20),
+        ));
+    }
+    Ok(bytes)
+}
+
 /// Reads a game record from a file.
 pub fn read_record(path: &Path) -> anyhow::Result<Record> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes = read_input(path).with_context(|| format!("cannot read {}", path.display()))?;
     parse_record(&bytes).with_context(|| format!("{} is not a valid game", path.display()))
 }
 
@@ -118,6 +139,12 @@ fn remove_stale_temporaries(dir: &Path, prefix: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn endless_inputs_are_refused() {
+        let err = read_record(Path::new("/dev/zero")).unwrap_err();
+        assert!(format!("{err:#}").contains("larger than 16 MiB"), "{err:#}");
+    }
 
     #[test]
     fn saves_follow_links_keep_modes_and_refuse_other_files() {

@@ -9,6 +9,7 @@ use cabra::game::Position;
 use cabra::game::record::parse_record;
 use serde::Serialize;
 
+use super::files::read_input;
 use super::options::EngineOptions;
 
 /// Iterations per position when no budget is given.
@@ -73,8 +74,7 @@ fn tests(path: Option<&Path>) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
     files
         .into_iter()
         .map(|f| {
-            let bytes =
-                std::fs::read(&f).with_context(|| format!("cannot read {}", f.display()))?;
+            let bytes = read_input(&f).with_context(|| format!("cannot read {}", f.display()))?;
             Ok((f.display().to_string(), bytes))
         })
         .collect()

@@ -10,6 +10,8 @@ use std::path::Path;
 use anyhow::Context;
 use cabra::game::{Placement, Position, parse_placement_or_cells};
 
+use crate::cli::files::read_input;
+
 /// The openings of `text`, each checked from `start`; an error names the
 /// line and says what is wrong.
 pub fn parse_openings(text: &str, start: &Position) -> Result<Vec<Vec<Placement>>, String> {
@@ -46,8 +48,11 @@ pub fn parse_openings(text: &str, start: &Position) -> Result<Vec<Vec<Placement>
 
 /// The openings of the file at `path` (see [`parse_openings`]).
 pub fn read_openings(path: &Path, start: &Position) -> anyhow::Result<Vec<Vec<Placement>>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read the openings {}", path.display()))?;
+    let bytes =
+        read_input(path).with_context(|| format!("cannot read the openings {}", path.display()))?;
+    // As in a .caminos file, bytes that are not UTF-8 are harmless in a
+    // comment and an error naming its line elsewhere.
+    let text = String::from_utf8_lossy(&bytes);
     parse_openings(&text, start).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
 }
 
@@ -78,6 +83,14 @@ mod tests {
             parse_openings("# nothing\n", &start).unwrap_err(),
             "no opening in the file"
         );
+        // Bytes that are not UTF-8: harmless in a comment, named by line elsewhere.
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("bytes.txt");
+        std::fs::write(&file, b"L E180 600 # caf\xe9\nL E180 6\xff00\n").unwrap();
+        let e = format!("{:#}", read_openings(&file, &start).unwrap_err());
+        assert!(e.contains("line 2, placement 1"), "{e}");
+        std::fs::write(&file, b"L E180 600 # caf\xe9\n").unwrap();
+        assert_eq!(read_openings(&file, &start).unwrap().len(), 1);
     }
 
     #[test]

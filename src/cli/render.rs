@@ -306,6 +306,18 @@ pub fn fit(text: &str, width: usize) -> String {
     out
 }
 
+/// `n` moves of `pos`'s game as people say it: placements under the
+/// default rules (where every move is one), moves under the variants
+/// (where a swap or a time machine is a move and places nothing).
+pub fn moves_of(pos: &Position, n: usize) -> String {
+    let noun = if pos.rules().is_default() {
+        "placement"
+    } else {
+        "move"
+    };
+    cabra::engine::plural(n as u64, noun)
+}
+
 /// One line saying how the game stands: the result, or who is to move.
 pub fn status_line(pos: &Position) -> String {
     match pos.status() {

@@ -46,7 +46,7 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
     } else {
         let mut text = format!(
             "position after {}, {}\n",
-            cabra::engine::plural(pos.plies() as u64, "placement"),
+            crate::cli::render::moves_of(&pos, pos.plies()),
             super::render::status_line(&pos)
         );
         text.push_str(&report.to_table());

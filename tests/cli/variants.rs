@@ -84,7 +84,7 @@ fn play_takes_swap_and_tm_like_placements() {
             "--seed",
             "1",
         ],
-        "O T0 000\nswap\nO T0 660\nL T0 300\ntm\nshow\nhistory\npos\n",
+        "O T0 000\nswap\nO T0 660\nL T0 300\ntm\nshow\nhistory\npos\nstatus\n",
     );
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
@@ -97,6 +97,19 @@ fn play_takes_swap_and_tm_like_placements() {
     assert!(text.contains("time machine used"), "{text}");
     assert!(text.contains("edge columns"), "{text}");
     assert!(text.contains("  5. player 1  tm"), "{text}");
+    // `status` counts moves (a swap and a time machine place nothing) and
+    // gives the edge columns, which decide a bridget game without a bridge.
+    // The time machine took back O T0 660 and L T0 300: only the O on 000
+    // is left, player 2's since the swap, on three edge columns (000,
+    // 100, 010; 110 is inside).
+    let status = text
+        .lines()
+        .find(|l| l.starts_with("In progress after"))
+        .expect("a status line");
+    assert_eq!(
+        status,
+        "In progress after 5 moves: player 1 to move; edge columns 0 (player 1) to 3 (player 2)."
+    );
     // The position code carries the rules and the special moves.
     let code = text
         .lines()

@@ -183,12 +183,12 @@ fn load(g: &mut Gtp, args: &[String]) -> Reply {
     if args.is_empty() {
         return usage();
     }
-    // A last number is the count of placements to keep; the rest is the path.
+    // A last number is the count of moves to keep; the rest is the path.
     let (path, keep) = match args.split_last() {
         Some((n, path)) if !path.is_empty() && n.chars().all(|c| c.is_ascii_digit()) => {
             match n.parse::<usize>() {
                 Ok(n) => (path.join(" "), Some(n)),
-                Err(_) => return Reply::Err(format!("'{n}' is not a number of placements")),
+                Err(_) => return Reply::Err(format!("'{n}' is not a number of moves")),
             }
         }
         _ => (args.join(" "), None),
@@ -198,7 +198,10 @@ fn load(g: &mut Gtp, args: &[String]) -> Reply {
         let mut pos = record.position;
         if let Some(n) = keep {
             if n > pos.plies() {
-                return Err(format!("{path} holds only {} placements", pos.plies()));
+                return Err(format!(
+                    "{path} holds only {}",
+                    crate::cli::render::moves_of(&pos, pos.plies())
+                ));
             }
             while pos.plies() > n {
                 pos.undo();
@@ -207,7 +210,7 @@ fn load(g: &mut Gtp, args: &[String]) -> Reply {
         g.pos = pos;
         Ok(format!(
             "{}; {}",
-            cabra::engine::plural(pos.plies() as u64, "placement"),
+            crate::cli::render::moves_of(&pos, pos.plies()),
             status_line(&pos)
         ))
     })())

@@ -16,7 +16,7 @@ impl Session {
         if self.unsaved() {
             format!(
                 "The game you left ({}) was not saved; `pos {}` brings it back.\n",
-                placements(self.pos.plies()),
+                moves_of(&self.pos, self.pos.plies()),
                 code::encode(&self.pos)
             )
         } else {
@@ -29,7 +29,7 @@ impl Session {
         if self.unsaved() {
             format!(
                 "This game ({}) was not saved; to get it back, run `cabra play` and type `pos {}`.\n",
-                placements(self.pos.plies()),
+                moves_of(&self.pos, self.pos.plies()),
                 code::encode(&self.pos)
             )
         } else {

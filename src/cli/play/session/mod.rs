@@ -18,7 +18,7 @@ use std::time::Duration;
 use cabra::engine::clock::{self, TimeControl};
 use cabra::engine::{Budget, Engine, Progress, Thought, format_duration, group, plural};
 use cabra::game::record::Record;
-use cabra::game::{Move, MoveList, Piece, Player, Position, Status, parse_move};
+use cabra::game::{Move, MoveList, Piece, Player, Position, Status, Variant, parse_move};
 use cabra::search::Proven;
 
 mod files;
@@ -31,7 +31,7 @@ mod you;
 use super::code;
 use super::commands::{self, Cmd, Input};
 use crate::cli::files::{read_record, save_game};
-use crate::cli::render::{View, paint_player, render, result_line, status_line};
+use crate::cli::render::{View, moves_of, paint_player, render, result_line, status_line};
 
 pub use thinking::SEARCHING;
 pub use you::You;
@@ -177,22 +177,6 @@ impl EngineClock {
     fn left_text(&self) -> String {
         format_duration(Duration::from_millis(self.left.as_millis() as u64))
     }
-}
-
-/// `1 placement`, `3 placements`.
-fn placements(n: usize) -> String {
-    cabra::engine::plural(n as u64, "placement")
-}
-
-/// `n` moves of `pos`'s game as people say it: placements under the
-/// default rules (where every move is one), moves under the variants.
-fn moves_of(pos: &Position, n: usize) -> String {
-    let noun = if pos.rules().is_default() {
-        "placement"
-    } else {
-        "move"
-    };
-    cabra::engine::plural(n as u64, noun)
 }
 
 /// How a file is known in [`Session::own_files`]: its canonical path when
@@ -430,17 +414,22 @@ impl Session {
     // ----- results and leaving ------------------------------------------
 
     fn result(&self) -> String {
-        let [a, b] = Player::BOTH.map(|p| self.pos.perimeter_count(p));
+        // The counts that decide a game without a bridge under its rules.
+        let [a, b] = Player::BOTH.map(|p| self.pos.count(p));
+        let counted = match self.pos.rules().variant {
+            Variant::Caminos => "perimeter pieces",
+            Variant::Bridget => "edge columns",
+        };
         match self.pos.status() {
             Status::Ongoing => format!(
-                "In progress after {}: {} to move; perimeter pieces {a} (player 1) to {b} (player 2).",
-                placements(self.pos.plies()),
+                "In progress after {}: {} to move; {counted} {a} (player 1) to {b} (player 2).",
+                moves_of(&self.pos, self.pos.plies()),
                 who(self.pos.to_move())
             ),
             s => format!(
                 "{} after {}.",
                 result_line(&self.pos, s),
-                placements(self.pos.plies())
+                moves_of(&self.pos, self.pos.plies())
             ),
         }
     }
@@ -450,7 +439,7 @@ impl Session {
             self.quit_armed = true;
             return Response::ok(format!(
                 "This game ({}) is not saved: `save FILE` keeps it; type `quit` again to leave anyway.",
-                placements(self.pos.plies())
+                moves_of(&self.pos, self.pos.plies())
             ));
         }
         let mut r = Response::ok(if self.interactive {

@@ -29,7 +29,7 @@ pub mod units;
 pub use budget::Budget;
 pub use config::{EngineConfig, KEYS, MAX_THREADS, parse_threads};
 pub use thinking::{DEFAULT_SLICE, Engine, Progress, Thought};
-pub use units::{format_duration, group, parse_count, parse_duration, plural};
+pub use units::{MAX_COUNT, format_duration, group, parse_count, parse_duration, plural};
 
 #[cfg(test)]
 pub(crate) mod tests {

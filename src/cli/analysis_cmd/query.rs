@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use cabra::engine::{Budget, EngineConfig, parse_count, parse_duration};
+use cabra::engine::{Budget, EngineConfig, MAX_COUNT, group, parse_count, parse_duration};
 use cabra::game::record::parse_record;
 use cabra::game::{MOVE_COUNT, Move, Position, Rules, parse_move};
 use cabra::search::{Proven, Report};
@@ -69,10 +69,20 @@ pub struct Failure {
 /// Reads a count from a number or a string such as `50k`.
 fn count(v: &Value, key: &str) -> Result<u64, String> {
     match v {
+        // 1e3 and 2.0 are whole numbers too; the cap is the one of "50k"
+        // strings, so that no query holds a worker for ever.
         Value::Number(n) => n
             .as_u64()
-            .filter(|&n| n > 0)
-            .ok_or_else(|| format!("\"{key}\" must be a whole number above 0")),
+            .map(|n| n as f64)
+            .or_else(|| n.as_f64())
+            .filter(|v| v.fract() == 0.0 && (1.0..=MAX_COUNT as f64).contains(v))
+            .map(|v| v as u64)
+            .ok_or_else(|| {
+                format!(
+                    "\"{key}\" must be a whole number from 1 to {}",
+                    group(MAX_COUNT)
+                )
+            }),
         Value::String(s) => parse_count(s).map_err(|e| format!("\"{key}\": {e}")),
         _ => Err(format!(
             "\"{key}\" must be a number or a string such as \"50k\""
@@ -87,7 +97,9 @@ fn duration(v: &Value) -> Result<Duration, String> {
             .as_f64()
             .filter(|s| *s > 0.0 && *s < 1e7)
             .map(Duration::from_secs_f64)
-            .ok_or_else(|| "\"time\" must be a number of seconds above 0".to_string()),
+            .ok_or_else(|| {
+                "\"time\" must be a number of seconds above 0 and below 10,000,000".to_string()
+            }),
         Value::String(s) => parse_duration(s).map_err(|e| format!("\"time\": {e}")),
         _ => Err("\"time\" must be seconds or a string such as \"200ms\"".into()),
     }
@@ -218,7 +230,7 @@ impl Query {
             None => defaults.seed,
             Some(v) => v
                 .as_u64()
-                .ok_or_else(|| fail("\"seed\" must be a whole number".into()))?,
+                .ok_or_else(|| fail("\"seed\" must be a whole number from 0".into()))?,
         };
         Ok(Query {
             id,
@@ -385,6 +397,13 @@ mod tests {
         assert!(error(r#"{"id":1,"game":"110 110 121 122"}"#).contains("line 1"));
         assert!(error(r#"{"id":1,"turns":[2]}"#).contains("0 to 0"));
         assert!(error(r#"{"id":1,"iterations":0}"#).contains("iterations"));
+        // Whole numbers however written, and the cap of "50k" strings.
+        let q = Query::parse(r#"{"id":1,"iterations":1e3}"#, &defaults()).unwrap();
+        assert_eq!(q.budget, Budget::iterations(1000));
+        for big in ["9223372036854775808", "1e13", "2.5"] {
+            let e = error(&format!(r#"{{"id":1,"iterations":{big}}}"#));
+            assert!(e.contains("from 1 to 1,000,000,000,000"), "{big}: {e}");
+        }
         assert!(error(r#"{"id":1,"time":-1}"#).contains("time"));
         assert!(error(r#"{"id":1,"top":0}"#).contains("top"));
         assert!(error(r#"{"id":1,"engine":"c=-1"}"#).contains("engine"));

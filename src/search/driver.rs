@@ -199,7 +199,9 @@ impl<G: Game> Searcher<G> {
             (None, None) => 0.5,
         };
         let mut top: Vec<&Acc> = stats.iter().collect();
-        top.sort_by_key(|s| (std::cmp::Reverse(s.visits), s.id));
+        // In the order `choose` prefers them: visits, then rewards, then id,
+        // so that the most visited move heads the list even among ties.
+        top.sort_by_key(|s| (std::cmp::Reverse((s.visits, s.wins2)), s.id));
         top.truncate(self.config.top_moves);
         // The move to play is always listed, even when it was never visited
         // (a legal move chosen because every searched one is proven lost).

@@ -233,6 +233,24 @@ fn empty_board_search_is_reproducible_and_sane() {
 }
 
 #[test]
+fn the_move_played_heads_the_list_even_among_ties() {
+    // 100 iterations over 1,345 root moves: many of the most visited tie
+    // on visits, and the list must break ties as the choice does.
+    // The baseline (plain UCT, uniform playouts) ties often.
+    let baseline = cabra::engine::EngineConfig::parse("baseline").unwrap();
+    for seed in 1..=8 {
+        let config = SearchConfig {
+            seed,
+            top_moves: 5,
+            ..baseline.search.clone()
+        };
+        let r = Searcher::with_playout(Position::new(), config, baseline.playout)
+            .search(&Limits::none().iterations(100));
+        assert_eq!(r.best, r.top.first().map(|m| m.mv), "seed {seed}");
+    }
+}
+
+#[test]
 fn every_top_move_has_its_own_principal_variation() {
     let pos = Position::new();
     let r = search(pos, 2, 20_000);

@@ -102,7 +102,7 @@ pub fn decode(code: &str) -> Result<Position, String> {
         (rules, d + 1, &body[1..])
     } else {
         return Err(format!(
-            "a position code starts with `{PREFIX}` or `{PREFIX2}` (type `pos` to see the code of this game)"
+            "a position code starts with `{PREFIX}` or `{PREFIX2}`"
         ));
     };
     if let Some(bad) = body.chars().find(|c| !c.is_ascii_alphanumeric()) {

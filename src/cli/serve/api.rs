@@ -4,7 +4,8 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use cabra::game::record::{parse_record, write_record};
@@ -281,18 +282,26 @@ pub async fn load_code(
     Ok(axum::Json(state_json(&id, &g)))
 }
 
+/// The query of `legal`.
+#[derive(Deserialize)]
+pub struct LegalQuery {
+    piece: Option<String>,
+}
+
 /// `GET /api/games/{id}/legal?piece=L`: the legal placements of a piece
 /// for the side to move.
 pub async fn legal(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
-    RawQuery(query): RawQuery,
+    query: Result<Query<LegalQuery>, QueryRejection>,
 ) -> Answer {
-    let query = query.unwrap_or_default();
+    // Decoded as any query string is (`%4C` is `L`).
+    let Query(query) =
+        query.map_err(|e| ApiError::bad(format!("a bad query: {}", e.body_text())))?;
     let letter = query
-        .split('&')
-        .find_map(|kv| kv.strip_prefix("piece="))
+        .piece
         .ok_or_else(|| ApiError::bad("say which piece: ?piece=L (or T, Z, O)"))?;
+    let letter = letter.as_str();
     let piece = letter
         .chars()
         .next()

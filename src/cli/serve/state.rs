@@ -121,8 +121,22 @@ pub fn why(e: &PlacementError) -> String {
 /// Where the aimed piece lands: its footprint centred on the column
 /// pointed at (rounding towards north and west), resting on the board.
 pub fn aim(pos: &Position, a: &Aim) -> Result<Aimed, ApiError> {
-    let p = parse_placement(&format!("{} {} 000", a.piece, a.orientation))
-        .map_err(|e| ApiError::bad(e.0))?;
+    // Checked one by one, so that an error speaks of what was sent.
+    let piece = Some(a.piece.as_str())
+        .filter(|l| l.len() == 1)
+        .and_then(|l| l.chars().next())
+        .and_then(Piece::from_letter)
+        .ok_or_else(|| ApiError::bad(format!("aim: `{}` is not a piece: L, T, Z or O", a.piece)))?;
+    let orientation = a.orientation.trim();
+    let p = Some(orientation)
+        .filter(|o| !o.is_empty() && !o.contains(char::is_whitespace))
+        .and_then(|o| parse_placement(&format!("{piece} {o} 000")).ok())
+        .ok_or_else(|| {
+            ApiError::bad(format!(
+                "aim: `{}` is not an orientation of the {piece} (GET /api/shapes lists them, e.g. T0, E180)",
+                a.orientation
+            ))
+        })?;
     let t = table();
     let shape = &t.shapes[p.entry().shape as usize];
     if !(-8..16).contains(&a.x) || !(-8..16).contains(&a.y) {

@@ -219,6 +219,28 @@ fn bad_requests_get_clear_errors_and_the_server_goes_on() {
     );
     let (status, _) = s.json("POST", &path, Some(json!({ "move": 7 })));
     assert_eq!(status, 400);
+    // An aim's errors name the field that is wrong, as it was sent.
+    for (aim, says) in [
+        (
+            json!({ "piece": "", "orientation": "T0", "x": 3, "y": 3 }),
+            "`` is not a piece",
+        ),
+        (
+            json!({ "piece": "L", "orientation": "", "x": 3, "y": 3 }),
+            "`` is not an orientation of the L",
+        ),
+        (
+            json!({ "piece": "L", "orientation": "T", "x": 3, "y": 3 }),
+            "`T` is not an orientation of the L",
+        ),
+    ] {
+        let (status, v) = s.json("POST", &path, Some(json!({ "aim": aim })));
+        assert_eq!(status, 400, "{v}");
+        assert!(v["error"].as_str().unwrap().contains(says), "{v}");
+    }
+    // A query string is decoded: %4C is L.
+    let v = s.ok("GET", &game_path(&id, "/legal?piece=%4C"), None);
+    assert_eq!(v["piece"], "L");
     let (status, _) = s.json(
         "POST",
         &game_path(&id, "/view"),

@@ -160,7 +160,7 @@ impl Session {
                 out.push_str(&self.turn_hint());
                 Response::ok(out)
             }
-            Err(e) => Response::err(e),
+            Err(e) => Response::err(format!("{e} (`pos` alone gives this game's code)")),
         }
     }
 

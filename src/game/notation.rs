@@ -21,6 +21,16 @@ fn err<T>(msg: impl Into<String>) -> Result<T, NotationError> {
 /// Reads `<piece> <orientation> <position>`, e.g. `L E180 110`, `l e180 110`
 /// or `LE180110`. Any of the 24 orientation names is accepted.
 pub fn parse_placement(text: &str) -> Result<Placement, NotationError> {
+    // Spaces may be left out, but where they are written they show where
+    // the position starts: `L E180 20` has a short position, not angle 18.
+    let words: Vec<&str> = text.split_whitespace().collect();
+    if let [piece, orientation, position] = words[..] {
+        if position.bytes().all(|b| b.is_ascii_digit()) && position.len() != 3 {
+            return err(format!(
+                "expected a position of three digits XYZ after '{piece} {orientation}', found '{position}'"
+            ));
+        }
+    }
     let s: String = text.chars().filter(|c| !c.is_whitespace()).collect();
     let mut chars = s.chars();
     let Some(first) = chars.next() else {
@@ -208,6 +218,9 @@ mod tests {
         assert!(e("L Q0 000").contains("face"));
         assert!(e("L T45 000").contains("angle of 0, 90, 180 or 270"));
         assert!(e("L T0 00").contains("position"));
+        // A written space ends the angle: these positions have the wrong length.
+        assert!(e("L E180 20").contains("position of three digits XYZ after 'L E180', found '20'"));
+        assert!(e("L E180 2000").contains("found '2000'"));
         assert!(e("L T0 001").contains("z = 0"));
         assert!(e("L T0 900").contains("off the board"));
         assert!(e("L T0 700").contains("does not fit"));

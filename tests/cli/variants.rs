@@ -126,4 +126,9 @@ fn play_takes_swap_and_tm_like_placements() {
     let out = cabra_with_input(&["play", "--you", "both"], "O T0 000\nswap\n");
     let text = stdout(&out);
     assert!(text.contains("not part of the caminos rules"), "{text}");
+    // A refused special move is named once.
+    let out = cabra_with_input(&["play", "--you", "both", "--rules", "bridget"], "tm\n");
+    let text = stdout(&out);
+    assert!(text.contains("error: tm: the time machine needs"), "{text}");
+    assert!(!text.contains("tm: tm:"), "{text}");
 }

@@ -313,6 +313,14 @@ fn set(g: &mut Gtp, args: &[String]) -> Reply {
                     "time" if NONE.contains(&value) => config.time = None,
                     "iterations" if NONE.contains(&value) => config.iterations = None,
                     "nodes" if NONE.contains(&value) => config.nodes = None,
+                    _ if !KEYS.iter().any(|k| k.name == key) => {
+                        // The engine's keys, and the two of the session.
+                        let keys: Vec<&str> = KEYS.iter().map(|k| k.name).collect();
+                        return Err(format!(
+                            "unknown key '{key}' (keys: {}, seed, resign)",
+                            keys.join(", ")
+                        ));
+                    }
                     _ => config.set(&key, value)?,
                 }
                 g.engine.set_config(config);

@@ -74,7 +74,11 @@ impl Session {
                 }
                 _ => " (`moves` lists the legal placements)".to_string(),
             };
-            return Response::err(format!("{p}: {e}{hint}"));
+            // The errors of `swap` and `tm` name their move already.
+            let named = format!("{p}: ");
+            let e = e.to_string();
+            let e = if e.starts_with(&named) { e } else { named + &e };
+            return Response::err(format!("{e}{hint}"));
         }
         let mover = self.play(p);
         let mut out = self.move_line(p, mover, None);

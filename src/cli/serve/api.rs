@@ -44,6 +44,7 @@ pub async fn info(State(app): State<Arc<App>>) -> axum::Json<Value> {
 /// The body of `create` and `new`: the rules (those of `cabra serve`'s
 /// options when absent).
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RulesRequest {
     rules: Option<String>,
 }
@@ -86,6 +87,7 @@ pub async fn delete(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answ
 
 /// The body of `place`: a placement typed (`move`) or aimed (`aim`).
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PlaceRequest {
     #[serde(rename = "move")]
     text: Option<String>,
@@ -168,6 +170,7 @@ pub async fn redo(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer
 
 /// The body of `goto`.
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GotoRequest {
     ply: usize,
 }
@@ -264,6 +267,7 @@ pub async fn record(
 
 /// The body of `code`.
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CodeRequest {
     code: String,
 }
@@ -324,6 +328,7 @@ pub async fn legal(
 
 /// A ghost asked for by the page.
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GhostRequest {
     #[serde(rename = "move")]
     text: String,
@@ -336,6 +341,7 @@ pub struct GhostRequest {
 
 /// The body of `view`.
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ViewRequest {
     #[serde(default)]
     rotation: u8,

@@ -30,6 +30,7 @@ pub const ANALYSIS_ITERATIONS: u64 = 20_000;
 
 /// A budget asked for by the page.
 #[derive(Default, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct BudgetRequest {
     time_ms: Option<u64>,
     iterations: Option<u64>,

@@ -83,6 +83,7 @@ pub fn analysis_json(a: &Analysis) -> Value {
 /// A placement aimed at a column: a piece in one of its orientations
 /// (any of the 24 names), centred on column `(x, y)`.
 #[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Aim {
     /// `L`, `T`, `Z` or `O`.
     pub piece: String,

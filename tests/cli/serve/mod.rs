@@ -219,6 +219,14 @@ fn bad_requests_get_clear_errors_and_the_server_goes_on() {
     );
     let (status, _) = s.json("POST", &path, Some(json!({ "move": 7 })));
     assert_eq!(status, 400);
+    // A field the call does not know is an error, not ignored.
+    let (status, v) = s.json(
+        "POST",
+        &game_path(&id, "/view"),
+        Some(json!({ "rotaton": 2 })),
+    );
+    assert_eq!(status, 400, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("rotaton"), "{v}");
     // An aim's errors name the field that is wrong, as it was sent.
     for (aim, says) in [
         (

@@ -139,6 +139,7 @@ pub fn router(app: Arc<App>) -> Router {
             app.clone(),
             guard::check_host,
         ))
+        .layer(axum::middleware::map_response(guard::json_errors))
         .with_state(app)
 }
 

@@ -219,6 +219,11 @@ fn bad_requests_get_clear_errors_and_the_server_goes_on() {
     );
     let (status, _) = s.json("POST", &path, Some(json!({ "move": 7 })));
     assert_eq!(status, 400);
+    // Errors axum finds itself are JSON too: a game id that is not UTF-8.
+    let (status, body) = s.raw("GET", "/api/games/%FF", &[], b"");
+    assert_eq!(status, 400);
+    let v: Value = serde_json::from_slice(&body).expect("a JSON error");
+    assert!(v["error"].as_str().unwrap().contains("UTF-8"), "{v}");
     // A field the call does not know is an error, not ignored.
     let (status, v) = s.json(
         "POST",

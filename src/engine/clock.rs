@@ -40,6 +40,7 @@ impl TimeControl {
     /// assert_eq!(tc.increment, Duration::from_millis(100));
     /// assert_eq!(tc.to_string(), "5s+100ms");
     /// assert!(TimeControl::parse("5s+").is_err());
+    /// assert_eq!(TimeControl::parse("5s+0").unwrap().increment, Duration::ZERO);
     /// ```
     pub fn parse(text: &str) -> Result<TimeControl, String> {
         let (main, increment) = match text.split_once('+') {
@@ -47,9 +48,10 @@ impl TimeControl {
             None => (text, None),
         };
         let main = parse_duration(main).map_err(|e| format!("main time: {e}"))?;
-        let increment = match increment {
+        // `+0` says "no increment" as well as leaving it out does.
+        let increment = match increment.map(str::trim) {
+            Some("0") | None => Duration::ZERO,
             Some(i) => parse_duration(i).map_err(|e| format!("increment: {e}"))?,
-            None => Duration::ZERO,
         };
         Ok(TimeControl { main, increment })
     }

@@ -40,7 +40,9 @@ pub struct Clock {
 pub fn parse_seconds(word: &str) -> Result<Duration, String> {
     match word.parse::<f64>() {
         Ok(s) if s.is_finite() && (0.0..1e9).contains(&s) => Ok(Duration::from_secs_f64(s)),
-        _ => Err(format!("'{word}' is not a number of seconds")),
+        _ => Err(format!(
+            "'{word}' is not a number of seconds from 0 to under 1,000,000,000"
+        )),
     }
 }
 

@@ -77,7 +77,11 @@ impl Request {
                 ("maxmoves", Some(v)) => {
                     r.maxmoves = match v.parse::<usize>() {
                         Ok(n) if (1..=MOVE_COUNT).contains(&n) => n,
-                        _ => return Err(format!("'{v}' is not a number of moves from 1")),
+                        _ => {
+                            return Err(format!(
+                                "'{v}' is not a number of moves from 1 to {MOVE_COUNT}"
+                            ));
+                        }
                     }
                 }
                 ("interval" | "maxmoves", None) => {

@@ -93,9 +93,10 @@ impl Session {
             match &self.file {
                 Some(f) => f.clone(),
                 None => {
-                    return Response::err(
-                        "expected a file name after `save`, e.g. `save mygame.caminos`",
-                    );
+                    let cmd = if force { "save!" } else { "save" };
+                    return Response::err(format!(
+                        "expected a file name after `{cmd}`, e.g. `{cmd} mygame.caminos`"
+                    ));
                 }
             }
         } else {

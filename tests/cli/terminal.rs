@@ -20,7 +20,7 @@ struct Terminal {
     child: Child,
     screen: Arc<Mutex<String>>,
     /// The program's working directory and home, removed at the end.
-    _home: tempfile::TempDir,
+    home: tempfile::TempDir,
 }
 
 impl Terminal {
@@ -81,8 +81,13 @@ impl Terminal {
             master,
             child,
             screen,
-            _home: home,
+            home,
         }
+    }
+
+    /// The program's working directory.
+    fn dir(&self) -> &std::path::Path {
+        self.home.path()
     }
 
     fn screen(&self) -> String {
@@ -200,4 +205,39 @@ fn a_terminated_session_leaves_the_terminal_as_it_found_it() {
         stderr: t.screen().into_bytes(),
     };
     assert_no_panic(&out, "play");
+}
+
+#[test]
+fn ctrl_c_at_a_question_answers_no() {
+    let mut t = Terminal::start(&["play", "--you", "both", "--threads", "1"]);
+    let old = "# a file this session did not write\n";
+    std::fs::write(t.dir().join("old.caminos"), old).unwrap();
+    assert!(
+        t.wait_for(PROMPT, 1, Duration::from_secs(20)),
+        "{}",
+        t.screen()
+    );
+    t.type_keys(b"L E180 110\r");
+    assert!(t.wait_for("player 2> ", 1, Duration::from_secs(20)));
+    t.type_keys(b"save old.caminos\r");
+    assert!(
+        t.wait_for("Replace it? (yes/no)", 1, Duration::from_secs(20)),
+        "{}",
+        t.screen()
+    );
+    t.type_keys(b"\x03");
+    assert!(
+        t.wait_for(
+            "not saved, old.caminos is unchanged",
+            1,
+            Duration::from_secs(20)
+        ),
+        "{}",
+        t.screen()
+    );
+    // A `yes` now is no answer to anything: the file stays as it was.
+    t.type_keys(b"yes\r");
+    assert!(t.wait_for("unknown command 'yes'", 1, Duration::from_secs(20)));
+    let now = std::fs::read_to_string(t.dir().join("old.caminos")).unwrap();
+    assert_eq!(now, old);
 }

@@ -398,9 +398,7 @@ fn terminal_loop(session: &mut Session, colours: bool) -> anyhow::Result<()> {
                 }
             }
             Err(ReadlineError::Interrupted) => {
-                emit(
-                    "(Ctrl-C: the game is kept. Type `quit` to leave, `help` for the commands.)\n",
-                );
+                emit(&session.interrupt());
             }
             Err(ReadlineError::Eof) => {
                 let r = session.end_of_input();

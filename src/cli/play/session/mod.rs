@@ -457,6 +457,20 @@ impl Session {
         self.exit_note()
     }
 
+    /// Ctrl-C at the prompt: a question asked (replace a file? leave
+    /// unsaved?) is answered no. Returns what to say.
+    pub fn interrupt(&mut self) -> String {
+        self.quit_armed = false;
+        match self.pending_save.take() {
+            Some(path) => format!(
+                "(Ctrl-C: not saved, {} is unchanged.)\n",
+                commands::echo(&path.display().to_string(), 200)
+            ),
+            None => "(Ctrl-C: the game is kept. Type `quit` to leave, `help` for the commands.)\n"
+                .to_string(),
+        }
+    }
+
     /// What to say when the input ends (Ctrl-D on a terminal).
     pub fn end_of_input(&mut self) -> Response {
         let mut r = Response::ok(if self.interactive {

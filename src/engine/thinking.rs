@@ -281,6 +281,12 @@ impl Sliced<'_> {
         // scheduled on a busy machine): later slices end that much earlier,
         // so that the whole search keeps its deadline.
         let mut lag = Duration::ZERO;
+        // A node limit alone would never end a search whose tree cannot
+        // grow any more (every line played to its end, or the tree at its
+        // cap): such a search ends after a slice that added no node.
+        let nodes_only =
+            budget.nodes.is_some() && budget.time.is_none() && budget.iterations.is_none();
+        let mut nodes_before = searcher.nodes() as u64;
         loop {
             let mut limits = Limits::none().stop_flag(self.stop.clone());
             limits.time = Some(match budget.time {
@@ -312,7 +318,9 @@ impl Sliced<'_> {
                 return (report, true);
             }
             let fraction = budget.fraction(elapsed, total, report.nodes);
-            if report.proven.is_some() || ran == 0 || fraction >= 1.0 {
+            let grew = report.nodes > nodes_before;
+            nodes_before = report.nodes;
+            if report.proven.is_some() || ran == 0 || fraction >= 1.0 || (nodes_only && !grew) {
                 return (report, false);
             }
             if budget.early_stop && settled(&report, budget.time, elapsed) {
@@ -424,5 +432,35 @@ mod tests {
         assert!(engine.stop_flag().load(Ordering::SeqCst));
         assert!(blind(&report(0, &[0, 0])));
         assert!(!blind(&report(0, &[3, 0])), "visits kept from before");
+    }
+
+    #[test]
+    fn a_node_limit_the_tree_cannot_reach_still_ends_the_search() {
+        // Two placements before the end of a drawn game: the whole tree has
+        // a few dozen nodes, and the baseline (no solver) never proves the
+        // root, so only the tree's end can stop a search of 500 nodes.
+        let game =
+            crate::game::record::parse_game(include_str!("../../games/selfplay-draw.caminos"))
+                .unwrap();
+        let all = game.placements();
+        let mut pos = Position::new();
+        for &p in &all[..all.len() - 2] {
+            pos.play(p);
+        }
+        let (done, ended) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let config = EngineConfig::parse("baseline").unwrap();
+            let mut engine = Engine::new(config, 1);
+            let budget = Budget {
+                nodes: Some(500),
+                ..Budget::UNLIMITED
+            };
+            let _ = done.send(engine.think(&pos, budget, &mut |_| {}));
+        });
+        let t = ended
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the search ends");
+        assert!(!t.interrupted && t.report.best.is_some());
+        assert!(t.report.nodes < 500, "{}", t.report.nodes);
     }
 }

@@ -108,6 +108,8 @@ fn broken_programs_lose_every_game_with_the_reason() {
             "garbage",
             "unreadable answer: 'hello, this is not GTP'",
         ),
+        // Endless output costs the match no more than a MiB.
+        ("flood", "garbage", "an answer of over 1024 KiB to genmove"),
     ] {
         // The broken program as B, then as A.
         for (a, b, loser) in [

@@ -10,7 +10,7 @@ use cabra::engine::matches::{Fault, OnClock, Player};
 use cabra::game::{Move, Position, Rules, parse_move};
 
 use super::players::Limits;
-use super::process::{Next, Program, clip};
+use super::process::{MAX_ANSWER, Next, Program, clip};
 
 /// How long a program may take to start and answer the first command.
 const STARTUP: Duration = Duration::from_secs(10);
@@ -107,6 +107,12 @@ impl GtpPlayer {
         loop {
             match self.program.next_line(deadline) {
                 Next::Line(l) if l.trim().is_empty() => break,
+                Next::Line(_) if text.len() > MAX_ANSWER => {
+                    return Err(Fault::Garbage(format!(
+                        "an answer of over {} KiB to {command}",
+                        MAX_ANSWER >> 10
+                    )));
+                }
                 Next::Line(l) => {
                     text.push('\n');
                     text.push_str(l.trim_end());

@@ -17,7 +17,7 @@ use cabra::game::record::write_game;
 use cabra::game::{Move, Position, parse_move};
 
 use super::players::Limits;
-use super::process::{Next, Program, clip};
+use super::process::{MAX_ANSWER, Next, Program, clip};
 
 /// An old build playing one game.
 pub struct LegacyPlayer {
@@ -86,9 +86,19 @@ impl Player for LegacyPlayer {
         let mut program = Program::spawn(&argv)
             .map_err(|e| Fault::Crashed(format!("cannot start {}: {e}", argv[0])))?;
         let mut out = Vec::new();
+        let mut size = 0;
         loop {
             match program.next_line(deadline) {
-                Next::Line(l) => out.push(l),
+                Next::Line(_) if size > MAX_ANSWER => {
+                    return Err(Fault::Garbage(format!(
+                        "an answer of over {} KiB",
+                        MAX_ANSWER >> 10
+                    )));
+                }
+                Next::Line(l) => {
+                    size += l.len() + 1;
+                    out.push(l);
+                }
                 Next::Closed => break,
                 Next::Timeout => return Err(Fault::Timeout { limit }),
             }

@@ -6,7 +6,7 @@
 use std::io::{BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -17,6 +17,14 @@ const MAX_LINE: usize = 64 * 1024;
 
 /// The end of its standard error kept, for the reason of a crash.
 const STDERR_TAIL: usize = 2048;
+
+/// Output lines read ahead of the match: a program that floods its output
+/// then waits on its pipe instead of filling memory.
+const LINES_AHEAD: usize = 1024;
+
+/// The longest answer taken from a program (a move takes a few bytes, a
+/// `search --json` report a few KiB): a longer one is garbage.
+pub const MAX_ANSWER: usize = 1 << 20;
 
 /// What waiting for a line gave.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -118,7 +126,7 @@ impl Program {
         }
         let mut child = command.spawn()?;
         let out = child.stdout.take().expect("piped");
-        let (tx, lines) = channel();
+        let (tx, lines) = sync_channel(LINES_AHEAD);
         std::thread::spawn(move || {
             let mut out = BufReader::new(out);
             while let Ok(Some(line)) = read_line(&mut out, MAX_LINE) {

@@ -6,6 +6,7 @@
 #   illegal  answers the opponent's last placement (a cube already taken)
 #   silent   never answers
 #   garbage  answers a line that is not a GTP answer
+#   flood    starts an answer and never ends it (endless output)
 mode=$1
 last=""
 while IFS= read -r line; do
@@ -26,6 +27,7 @@ while IFS= read -r line; do
         illegal) printf '=%s %s\n\n' "$id" "$last" ;;
         silent) ;;
         garbage) printf 'hello, this is not GTP\n\n' ;;
+        flood) printf '=%s L T0 000\n' "$id"; exec yes flood ;;
       esac ;;
     quit) printf '=%s \n\n' "$id"; exit 0 ;;
     *) printf '=%s \n\n' "$id" ;;

@@ -24,7 +24,8 @@ pub const FEW_GAMES: u32 = 30;
 
 /// Elo difference for a score strictly between 0 and 1.
 pub fn elo(score: f64) -> f64 {
-    -400.0 * (1.0 / score - 1.0).log10()
+    // `+ 0.0`: an even score is 0, not -0 (which JSON would show as -0.0).
+    -400.0 * (1.0 / score - 1.0).log10() + 0.0
 }
 
 /// A match summary from the first engine's side.
@@ -131,9 +132,13 @@ impl Summary {
     /// The Elo line of a report: `Elo A-B +120 (95%: +40 to +210)`, with a
     /// warning for few games.
     pub fn elo_text(&self) -> String {
+        // `+ 0.0` turns a negative zero (an even score) into "+0", not "-0".
         let mut s = format!(
             "Elo A-B {:+.0} (95%: {:+.0} to {:+.0}, by {})",
-            self.elo, self.elo_low, self.elo_high, self.model
+            self.elo + 0.0,
+            self.elo_low + 0.0,
+            self.elo_high + 0.0,
+            self.model
         );
         if self.games < FEW_GAMES {
             s.push_str(&format!("; only {} games: a rough interval", self.games));
@@ -153,6 +158,8 @@ mod tests {
     #[test]
     fn elo_formula() {
         assert!(close(elo(0.5), 0.0));
+        assert!(elo(0.5).is_sign_positive(), "+0, not -0");
+        assert!(Summary::new(1, 0, 1).elo_text().starts_with("Elo A-B +0 "));
         assert!(close(elo(0.75), 400.0 * 3f64.log10()));
         assert!(close(elo(0.25), -400.0 * 3f64.log10()));
         assert!(close(elo(10.0 / 11.0), 400.0));

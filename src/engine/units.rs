@@ -60,7 +60,9 @@ pub fn format_duration(d: Duration) -> String {
     } else if ms < 1000 {
         format!("{ms}ms")
     } else {
-        format!("{}s", d.as_secs_f64())
+        // Seconds to the millisecond: `3.332s`, `1.5s`.
+        let text = format!("{}.{:03}", ms / 1000, ms % 1000);
+        format!("{}s", text.trim_end_matches('0'))
     }
 }
 
@@ -151,9 +153,14 @@ mod tests {
         }
         assert!(parse_duration("18000000000000000000s").is_err());
         assert!(parse_duration("366d").is_err());
-        for d in ["2s", "250ms", "1.5s", "2m"] {
+        for d in ["2s", "250ms", "1.5s", "2m", "3.332s"] {
             assert_eq!(format_duration(parse_duration(d).unwrap()), d);
         }
+        // An average prints to the millisecond, not to the float's last digit.
+        assert_eq!(
+            format_duration(Duration::from_secs_f64(3.332217164)),
+            "3.332s"
+        );
     }
 
     #[test]

@@ -219,7 +219,8 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         .iter()
         .map(|r| r.position.plies() as f64)
         .sum::<f64>()
-        / records.len().max(1) as f64;
+        / records.len().max(1) as f64
+        + 0.0; // an empty sum is -0.0
     let program_limits = specs
         .iter()
         .any(Spec::is_program)

@@ -365,6 +365,14 @@ impl EngineConfig {
                     cfg = match item.to_ascii_lowercase().as_str() {
                         "default" => EngineConfig::default(),
                         "baseline" => EngineConfig::baseline(),
+                        other if KEYS.iter().any(|k| k.name == other) => {
+                            return Err(format!(
+                                "'{other}' is a key: give it a value, e.g. {other}={}",
+                                KEYS.iter()
+                                    .find(|k| k.name == other)
+                                    .map_or(String::new(), |k| k.get(&EngineConfig::default()))
+                            ));
+                        }
                         other => {
                             return Err(format!(
                                 "unknown configuration '{other}'{} (named ones: {}; or key=value with keys {})",

@@ -98,4 +98,9 @@ fn every_key_reads_back_what_it_describes() {
             .unwrap_err()
             .contains("did you mean 'baseline'")
     );
+    // A key without its value is named as a key, not as a near miss of itself.
+    assert_eq!(
+        EngineConfig::parse("solver").unwrap_err(),
+        "'solver' is a key: give it a value, e.g. solver=on"
+    );
 }

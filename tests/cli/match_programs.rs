@@ -110,6 +110,8 @@ fn broken_programs_lose_every_game_with_the_reason() {
         ),
         // Endless output costs the match no more than a MiB.
         ("flood", "garbage", "an answer of over 1024 KiB to genmove"),
+        // A line break in an answer stays out of the game file's lines.
+        ("lines", "error", "answered an error: cannot move L T0 000"),
     ] {
         // The broken program as B, then as A.
         for (a, b, loser) in [
@@ -136,6 +138,23 @@ fn broken_programs_lose_every_game_with_the_reason() {
                 assert!(result.contains(&format!("({loser} = ")), "{result}");
             }
         }
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_line_break_in_a_player_name_stays_in_its_comment() {
+    // The words after the break are arguments the fake ignores; in a game
+    // file's header they must not become a placement line.
+    let b = format!("{}\nL T0 000", fake("crash"));
+    let (s, games) = short_match("iterations=300", &b, &["--margin", "300ms"]);
+    assert_eq!(s["wins"], 2, "{s}");
+    for g in &games {
+        let header = g.lines().next().unwrap();
+        assert!(
+            header.contains("crash L T0 000,") || header.ends_with("crash L T0 000"),
+            "{header}"
+        );
     }
 }
 

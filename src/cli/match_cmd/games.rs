@@ -220,12 +220,22 @@ fn save(
         Some(source) => format!("{n} placement{s}, {source}"),
         None => format!("{n} random placement{s}"),
     };
-    let (p1, p2) = (specs[one].name(), specs[1 - one].name());
+    let (p1, p2) = (one_line(specs[one].name()), one_line(specs[1 - one].name()));
     let text = format!(
-        "# cabra game {}: player 1 = {p1}, player 2 = {p2}\n# opening: {opening}\n# result: {}\n{}",
+        "# cabra game {}: player 1 = {p1}, player 2 = {p2}\n# opening: {}\n# result: {}\n{}",
         g + 1,
-        result_text(r, specs),
+        one_line(&opening),
+        one_line(&result_text(r, specs)),
         write_game(&r.position)
     );
     save_atomically(path, text.as_bytes())
+}
+
+/// `text` fit for a comment line: a program's answer or name may hold line
+/// breaks (which would end the comment and start a placement line) or
+/// other control characters.
+fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
 }

@@ -124,7 +124,8 @@ impl GtpPlayer {
         if ok {
             Ok(text)
         } else {
-            Err(Fault::Refused(text))
+            // A reason of several lines is told on one.
+            Err(Fault::Refused(text.lines().collect::<Vec<_>>().join(" ")))
         }
     }
 

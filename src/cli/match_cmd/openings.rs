@@ -10,6 +10,7 @@ use std::path::Path;
 use anyhow::Context;
 use cabra::game::{Placement, Position, parse_placement_or_cells};
 
+use super::process::clip;
 use crate::cli::files::read_input;
 
 /// The openings of `text`, each checked from `start`; an error names the
@@ -26,8 +27,14 @@ pub fn parse_openings(text: &str, start: &Position) -> Result<Vec<Vec<Placement>
         let mut opening = Vec::new();
         for (k, item) in body.split(',').enumerate() {
             let item = item.trim();
-            let p = parse_placement_or_cells(item)
-                .map_err(|e| format!("line {line_no}, placement {}: '{item}': {e}", k + 1))?;
+            let p = parse_placement_or_cells(item).map_err(|e| {
+                // A binary file's bytes must not reach the terminal raw.
+                let e: String =
+                    e.0.chars()
+                        .map(|c| if c.is_control() { '?' } else { c })
+                        .collect();
+                format!("line {line_no}, placement {}: {}: {e}", k + 1, clip(item))
+            })?;
             pos.try_play(p)
                 .map_err(|e| format!("line {line_no}, placement {} ({p}): {e}", k + 1))?;
             opening.push(p);
@@ -91,6 +98,9 @@ mod tests {
         assert!(e.contains("line 2, placement 1"), "{e}");
         std::fs::write(&file, b"L E180 600 # caf\xe9\n").unwrap();
         assert_eq!(read_openings(&file, &start).unwrap().len(), 1);
+        // Control characters are not echoed raw.
+        let e = parse_openings("\x1b[31mX\n", &start).unwrap_err();
+        assert!(!e.contains('\x1b') && e.contains("'?[31mX'"), "{e:?}");
     }
 
     #[test]

@@ -49,8 +49,13 @@ pub struct Program {
 
 /// A peer's text cut short for a message, quoted.
 pub fn clip(text: &str) -> String {
-    let t: String = text.chars().take(80).collect();
-    if t.len() < text.len() {
+    // Control characters (a line break, an escape) would garble the line.
+    let t: String = text
+        .chars()
+        .take(80)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
+    if text.chars().count() > 80 {
         format!("'{t}...'")
     } else {
         format!("'{t}'")

@@ -7,6 +7,7 @@
 #   silent   never answers
 #   garbage  answers a line that is not a GTP answer
 #   flood    starts an answer and never ends it (endless output)
+#   lines    refuses in two lines, the second a placement
 mode=$1
 last=""
 while IFS= read -r line; do
@@ -28,6 +29,7 @@ while IFS= read -r line; do
         silent) ;;
         garbage) printf 'hello, this is not GTP\n\n' ;;
         flood) printf '=%s L T0 000\n' "$id"; exec yes flood ;;
+        lines) printf '?%s cannot move\nL T0 000\n\n' "$id" ;;
       esac ;;
     quit) printf '=%s \n\n' "$id"; exit 0 ;;
     *) printf '=%s \n\n' "$id" ;;

@@ -52,6 +52,8 @@ fn the_same_mistake_gets_exit_status_2_everywhere() {
         &["bench", "--seconds", "1e30"][..],
         &["bench", "--games", "0"],
         &["match", "--games", "0"],
+        // A trillion games would be refused by the memory, not by a message.
+        &["match", "--games", "1000001"],
         &["match", "--opening-min", "5", "--opening-max", "3"],
         &["match", "--opening-max", "40"],
         &["match", "--clock", "soon"],

@@ -63,6 +63,11 @@ pub fn play_all(
     let concurrency = concurrency(opts, threads, games);
     if let Some(dir) = out {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        // Find out now, not after the last game, that the games cannot be kept.
+        tempfile::Builder::new()
+            .prefix(".cabra-write-test")
+            .tempfile_in(dir)
+            .with_context(|| format!("cannot write in {}", dir.display()))?;
         if !opts.force {
             if let Some(f) = (0..games).map(|g| game_file(dir, g)).find(|f| f.exists()) {
                 bail!(

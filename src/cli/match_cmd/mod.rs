@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use cabra::engine::clock::TimeControl;
 use cabra::engine::elo::Summary;
 use cabra::engine::matches::GameRecord;
-use cabra::engine::{Budget, EngineConfig, format_duration, parse_count, parse_duration};
+use cabra::engine::{Budget, EngineConfig, format_duration, group, parse_count, parse_duration};
 use serde::Serialize;
 
 use super::options::{BudgetOptions, parse_engine};
@@ -34,11 +34,22 @@ const DEFAULT_TIME: Duration = Duration::from_millis(100);
 /// The longest random opening allowed (a game lasts at most 28 placements).
 const MAX_OPENING: usize = 20;
 
+/// The most games one command plays (about two years at 100 ms a placement).
+const MAX_GAMES: u64 = 1_000_000;
+
+/// Reads `--games`: a count of at most [`MAX_GAMES`].
+fn parse_games(text: &str) -> Result<u64, String> {
+    match parse_count(text)? {
+        n if n > MAX_GAMES => Err(format!("at most {} games", group(MAX_GAMES))),
+        n => Ok(n),
+    }
+}
+
 /// Per-move limits and scheduling shared by `match` and `selfplay`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct PlayOptions {
     /// Number of games (played in pairs: each opening once with each colour).
-    #[arg(long, default_value = "100", value_parser = parse_count)]
+    #[arg(long, default_value = "100", value_parser = parse_games)]
     pub games: u64,
     #[command(flatten)]
     pub budget: BudgetOptions,

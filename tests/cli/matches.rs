@@ -182,6 +182,40 @@ fn selfplay_writes_games() {
 }
 
 #[test]
+fn selfplay_counts_games_lost_on_time() {
+    // Two milliseconds for a whole game: every game is lost on time, and
+    // the summary gives the win to the other colour.
+    let dir = temp_dir();
+    let out = ok(&[
+        "selfplay",
+        "--games",
+        "2",
+        "--clock",
+        "2ms",
+        "--threads",
+        "1",
+        "--out",
+        dir.path().join("g").to_str().unwrap(),
+    ]);
+    let line = out.lines().last().unwrap();
+    assert!(line.contains("(2 lost by adjudication)"), "{line}");
+    let won: usize = ["player 1 won ", "player 2 won "]
+        .iter()
+        .map(|w| {
+            line.split(w)
+                .nth(1)
+                .unwrap()
+                .split(',')
+                .next()
+                .unwrap()
+                .parse::<usize>()
+                .unwrap()
+        })
+        .sum();
+    assert_eq!(won, 2, "{line}");
+}
+
+#[test]
 fn the_tactical_suite_with_a_small_budget() {
     // A small budget for CI: wins in one and must-blocks are all found; a
     // win in two needs its proof over every reply, which a small budget may

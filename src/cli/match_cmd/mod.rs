@@ -296,20 +296,27 @@ pub fn run_selfplay(args: &SelfplayArgs) -> anyhow::Result<()> {
     let (specs, limits) = complete([&engine, &engine], &args.play, Duration::ZERO);
     let (records, interrupted) = play_all(&specs, &limits, &args.play, Some(&args.out), false)?;
     let records: Vec<GameRecord> = records.into_iter().flatten().collect();
-    let count = |code: &str| {
-        records
-            .iter()
-            .filter(|r| r.position.status().code() == code)
-            .count()
+    // A game lost off the board (on time, say) is won by the other colour.
+    let result = |r: &GameRecord| match &r.forfeit {
+        Some(f) if f.loser == r.player_one() => "p2",
+        Some(_) => "p1",
+        None => r.position.status().code(),
     };
+    let count = |code: &str| records.iter().filter(|r| result(r) == code).count();
+    let forfeits = records.iter().filter(|r| r.forfeit.is_some()).count();
     println!(
-        "{} games written to {}{}: player 1 won {}, player 2 won {}, drawn {}",
+        "{} games written to {}{}: player 1 won {}, player 2 won {}, drawn {}{}",
         records.len(),
         args.out.display(),
         if interrupted { " (interrupted)" } else { "" },
         count("p1"),
         count("p2"),
-        count("draw")
+        count("draw"),
+        if forfeits > 0 {
+            format!(" ({forfeits} lost by adjudication)")
+        } else {
+            String::new()
+        }
     );
     Ok(())
 }

@@ -74,6 +74,33 @@ fn an_interrupted_match_prints_the_summary_so_far() {
 }
 
 #[test]
+fn an_interrupted_match_does_not_wait_for_a_silent_program() {
+    // The fake never answers genmove, and may take a minute to; the
+    // signal must end the match well before (signal_and_wait allows 20 s).
+    let fake = format!("gtp:sh {} silent", data("fakes/fake-gtp.sh").display());
+    let child = spawn(&[
+        "match",
+        "--b",
+        &fake,
+        "--games",
+        "2",
+        "--iterations",
+        "200",
+        "--margin",
+        "60s",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    let out = signal_and_wait(child, libc::SIGINT, Duration::from_millis(1500));
+    assert_no_panic(&out, "match");
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    assert_eq!(j["interrupted"], true);
+    assert_eq!(j["games"], 0, "the game cut short is no result: {j}");
+}
+
+#[test]
 fn a_terminated_session_prints_the_code_of_its_unsaved_game() {
     for signal in [libc::SIGTERM, libc::SIGHUP] {
         let mut child = spawn(&["play", "--you", "both"]);

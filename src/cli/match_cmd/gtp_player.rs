@@ -3,6 +3,8 @@
 //! a deadline. Whatever goes wrong is the program's fault and loses it
 //! the game.
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use cabra::engine::format_duration;
@@ -31,6 +33,11 @@ pub struct GtpPlayer {
 }
 
 impl GtpPlayer {
+    /// Waits for the program's answers only until `stop` is raised.
+    pub fn stop_on(&mut self, stop: &Arc<AtomicBool>) {
+        self.program.stop_on(Some(stop.clone()));
+    }
+
     /// Starts the program and sets it up for one game: its limits, its
     /// threads and seed (through `cabra-set` when it knows it, else
     /// `time_settings` with a byo-yomi of one placement per period).

@@ -8,6 +8,8 @@
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use cabra::engine::clock::allocation;
@@ -24,12 +26,24 @@ pub struct LegacyPlayer {
     path: PathBuf,
     limits: Limits,
     seed: u64,
+    /// The match's stop flag, which ends the wait for a search.
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl LegacyPlayer {
     /// The build at `path`, with these limits, seeded from `seed`.
     pub fn new(path: PathBuf, limits: Limits, seed: u64) -> LegacyPlayer {
-        LegacyPlayer { path, limits, seed }
+        LegacyPlayer {
+            path,
+            limits,
+            seed,
+            stop: None,
+        }
+    }
+
+    /// Waits for its searches only until `stop` is raised.
+    pub fn stop_on(&mut self, stop: &Arc<AtomicBool>) {
+        self.stop = Some(stop.clone());
     }
 
     /// The command line of one search of `file` for `time` (and the other
@@ -85,6 +99,7 @@ impl Player for LegacyPlayer {
         let deadline = start + limit;
         let mut program = Program::spawn(&argv)
             .map_err(|e| Fault::Crashed(format!("cannot start {}: {e}", argv[0])))?;
+        program.stop_on(self.stop.clone());
         let mut out = Vec::new();
         let mut size = 0;
         loop {

@@ -151,11 +151,16 @@ impl Spec {
         match self {
             Spec::Engine(config) => Box::new(EnginePlayer::new(config.clone(), seed, stop)),
             Spec::Gtp { argv, .. } => match GtpPlayer::start(argv, limits.clone(), seed) {
-                Ok(p) => Box::new(p),
+                Ok(mut p) => {
+                    p.stop_on(stop);
+                    Box::new(p)
+                }
                 Err(f) => Box::new(Unstarted(f)),
             },
             Spec::Legacy { path, .. } => {
-                Box::new(LegacyPlayer::new(path.clone(), limits.clone(), seed))
+                let mut p = LegacyPlayer::new(path.clone(), limits.clone(), seed);
+                p.stop_on(stop);
+                Box::new(p)
             }
         }
     }

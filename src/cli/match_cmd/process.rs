@@ -18,6 +18,9 @@ const MAX_LINE: usize = 64 * 1024;
 /// The end of its standard error kept, for the reason of a crash.
 const STDERR_TAIL: usize = 2048;
 
+/// How often a wait for an answer looks at the stop flag.
+const STOP_POLL: Duration = Duration::from_millis(50);
+
 /// Output lines read ahead of the match: a program that floods its output
 /// then waits on its pipe instead of filling memory.
 const LINES_AHEAD: usize = 1024;
@@ -45,6 +48,8 @@ pub struct Program {
     stderr: Arc<Mutex<Vec<u8>>>,
     /// Raised when its standard error is closed (all of it read).
     stderr_done: Arc<AtomicBool>,
+    /// The match's stop flag: waiting for an answer ends when it is raised.
+    stop: Option<Arc<AtomicBool>>,
 }
 
 /// A peer's text cut short for a message, quoted.
@@ -165,7 +170,14 @@ impl Program {
             lines,
             stderr,
             stderr_done,
+            stop: None,
         })
+    }
+
+    /// Waits for answers only until `stop` is raised (a Ctrl-C ends the
+    /// match at once, not after a hung program's whole allowance).
+    pub fn stop_on(&mut self, stop: Option<Arc<AtomicBool>>) {
+        self.stop = stop;
     }
 
     /// Writes one line to the program; `false` when it no longer reads.
@@ -180,12 +192,23 @@ impl Program {
     }
 
     /// The next output line, waiting until `deadline` at most.
+    /// A raised stop flag ends the wait as the deadline would.
     pub fn next_line(&mut self, deadline: Instant) -> Next {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(wait) {
-            Ok(l) => Next::Line(l),
-            Err(RecvTimeoutError::Timeout) => Next::Timeout,
-            Err(RecvTimeoutError::Disconnected) => Next::Closed,
+        loop {
+            let mut wait = deadline.saturating_duration_since(Instant::now());
+            if self.stop.is_some() {
+                wait = wait.min(STOP_POLL);
+            }
+            match self.lines.recv_timeout(wait) {
+                Ok(l) => return Next::Line(l),
+                Err(RecvTimeoutError::Disconnected) => return Next::Closed,
+                Err(RecvTimeoutError::Timeout) => {
+                    let stopped = self.stop.as_ref().is_some_and(|s| s.load(Ordering::SeqCst));
+                    if stopped || Instant::now() >= deadline {
+                        return Next::Timeout;
+                    }
+                }
+            }
         }
     }
 

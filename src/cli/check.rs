@@ -108,15 +108,14 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<()> {
     if args.json {
         println!("{}", serde_json::to_string(&GameJson::of(&pos))?);
     } else {
-        // Under the default rules every move is a placement.
-        let (noun, rules) = if pos.rules().is_default() {
-            ("placement", String::new())
+        let rules = if pos.rules().is_default() {
+            String::new()
         } else {
-            ("move", format!(" under the {} rules", pos.rules()))
+            format!(" under the {} rules", pos.rules())
         };
         println!(
             "ok: {}{rules}; {}",
-            cabra::engine::plural(pos.plies() as u64, noun),
+            super::render::moves_of(&pos, pos.plies()),
             status_line(&pos)
         );
     }

@@ -200,18 +200,15 @@ pub fn render(pos: &Position, view: &View) -> String {
         let who = format!("{p} ({})", symbol(p, false));
         let mut name = String::new();
         paint(&mut name, &who, p, false, view.colours);
-        let count = match pos.rules().variant {
-            Variant::Caminos => format!("perimeter pieces {}", pos.perimeter_count(p)),
-            Variant::Bridget => format!(
-                "edge columns {}, time machine {}",
-                pos.edge_count(p),
-                if pos.time_machine_used(p) {
-                    "used"
-                } else {
-                    "unused"
-                }
-            ),
-        };
+        let mut count = format!("{} {}", counted(pos), pos.count(p));
+        if pos.rules().time_machine() {
+            let used = if pos.time_machine_used(p) {
+                "used"
+            } else {
+                "unused"
+            };
+            count.push_str(&format!(", time machine {used}"));
+        }
         let _ = writeln!(out, "{name}: left {}; {count}", left.join(" "));
     }
     if !pos.rules().is_default() {
@@ -316,6 +313,14 @@ pub fn moves_of(pos: &Position, n: usize) -> String {
         "move"
     };
     cabra::engine::plural(n as u64, noun)
+}
+
+/// What decides a game without a bridge under `pos`'s rules, in words.
+pub fn counted(pos: &Position) -> &'static str {
+    match pos.rules().variant {
+        Variant::Caminos => "perimeter pieces",
+        Variant::Bridget => "edge columns",
+    }
 }
 
 /// One line saying how the game stands: the result, or who is to move.

@@ -94,17 +94,18 @@ impl Terminal {
         self.screen.lock().unwrap().clone()
     }
 
-    /// Waits (at most `limit`) until `text` appears `times` times on the
-    /// screen; false if it does not.
-    fn wait_for(&self, text: &str, times: usize, limit: Duration) -> bool {
+    /// Waits (at most 20 s) until `text` has appeared `times` times on
+    /// the screen; fails with the screen if it does not.
+    fn expect(&self, text: &str, times: usize) {
         let start = Instant::now();
-        while start.elapsed() < limit {
-            if self.screen().matches(text).count() >= times {
-                return true;
-            }
+        while self.screen().matches(text).count() < times {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "no {text:?} (x{times}) on the screen:\n{}",
+                self.screen()
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
-        false
     }
 
     fn type_keys(&mut self, keys: &[u8]) {
@@ -112,16 +113,26 @@ impl Terminal {
         self.master.flush().unwrap();
     }
 
-    /// Waits for the program to end (at most 20 s).
+    /// Waits for the program to end (at most 20 s); fails if it panicked
+    /// or died by a signal.
     fn wait_end(&mut self) {
         let start = Instant::now();
-        while self.child.try_wait().unwrap().is_none() {
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
             assert!(
                 start.elapsed() < Duration::from_secs(20),
                 "cabra did not end"
             );
             std::thread::sleep(Duration::from_millis(20));
-        }
+        };
+        let out = std::process::Output {
+            status,
+            stdout: Vec::new(),
+            stderr: self.screen().into_bytes(),
+        };
+        assert_no_panic(&out, "play");
     }
 }
 
@@ -138,54 +149,32 @@ const PROMPT: &str = "player 1> ";
 fn ctrl_c_at_the_terminal_stops_a_search_after_the_first_prompt() {
     // A minute to think: only Ctrl-C can end the search within the test.
     let mut t = Terminal::start(&["play", "--you", "both", "--time", "60s", "--threads", "1"]);
-    assert!(
-        t.wait_for(PROMPT, 1, Duration::from_secs(20)),
-        "no prompt: {}",
-        t.screen()
-    );
+    t.expect(PROMPT, 1);
     t.type_keys(b"go\r");
-    assert!(
-        t.wait_for("thinking", 1, Duration::from_secs(20)),
-        "no progress line: {}",
-        t.screen()
-    );
+    t.expect("thinking", 1);
     t.type_keys(b"\x03");
-    assert!(
-        t.wait_for("Stopped (Ctrl-C)", 1, Duration::from_secs(20)),
-        "Ctrl-C did not stop the search: {}",
-        t.screen()
-    );
-    assert!(t.wait_for(PROMPT, 2, Duration::from_secs(20)));
+    t.expect("Stopped (Ctrl-C)", 1);
+    t.expect(PROMPT, 2);
     // At the prompt Ctrl-C is a key: the session goes on.
     t.type_keys(b"\x03");
-    assert!(t.wait_for("the game is kept", 1, Duration::from_secs(20)));
+    t.expect("the game is kept", 1);
     t.type_keys(b"quit\r");
     t.wait_end();
-    let screen = t.screen();
-    assert!(!screen.contains("panicked"), "{screen}");
 }
 
 #[test]
 fn a_terminated_session_leaves_the_terminal_as_it_found_it() {
     let mut t = Terminal::start(&["play", "--you", "both", "--time", "1s", "--threads", "1"]);
-    assert!(
-        t.wait_for(PROMPT, 1, Duration::from_secs(20)),
-        "no prompt: {}",
-        t.screen()
-    );
+    t.expect(PROMPT, 1);
     t.type_keys(b"L E180 110\r");
-    assert!(t.wait_for("player 2> ", 1, Duration::from_secs(20)));
+    t.expect("player 2> ", 1);
     // At the prompt the line editor holds the terminal in raw mode.
     // SAFETY: kill with the pid of our own child process.
     unsafe {
         libc::kill(t.child.id() as libc::pid_t, libc::SIGTERM);
     }
     t.wait_end();
-    assert!(
-        t.wait_for("pos c1", 1, Duration::from_secs(5)),
-        "{}",
-        t.screen()
-    );
+    t.expect("pos c1", 1);
     // SAFETY: tcgetattr fills a termios struct from a valid descriptor.
     let modes = unsafe {
         let mut modes: libc::termios = std::mem::zeroed();
@@ -199,12 +188,6 @@ fn a_terminated_session_leaves_the_terminal_as_it_found_it() {
     ] {
         assert_ne!(modes.c_lflag & flag, 0, "{name} left off");
     }
-    let out = std::process::Output {
-        status: t.child.wait().unwrap(),
-        stdout: Vec::new(),
-        stderr: t.screen().into_bytes(),
-    };
-    assert_no_panic(&out, "play");
 }
 
 #[test]
@@ -212,32 +195,16 @@ fn ctrl_c_at_a_question_answers_no() {
     let mut t = Terminal::start(&["play", "--you", "both", "--threads", "1"]);
     let old = "# a file this session did not write\n";
     std::fs::write(t.dir().join("old.caminos"), old).unwrap();
-    assert!(
-        t.wait_for(PROMPT, 1, Duration::from_secs(20)),
-        "{}",
-        t.screen()
-    );
+    t.expect(PROMPT, 1);
     t.type_keys(b"L E180 110\r");
-    assert!(t.wait_for("player 2> ", 1, Duration::from_secs(20)));
+    t.expect("player 2> ", 1);
     t.type_keys(b"save old.caminos\r");
-    assert!(
-        t.wait_for("Replace it? (yes/no)", 1, Duration::from_secs(20)),
-        "{}",
-        t.screen()
-    );
+    t.expect("Replace it? (yes/no)", 1);
     t.type_keys(b"\x03");
-    assert!(
-        t.wait_for(
-            "not saved, old.caminos is unchanged",
-            1,
-            Duration::from_secs(20)
-        ),
-        "{}",
-        t.screen()
-    );
+    t.expect("not saved, old.caminos is unchanged", 1);
     // A `yes` now is no answer to anything: the file stays as it was.
     t.type_keys(b"yes\r");
-    assert!(t.wait_for("unknown command 'yes'", 1, Duration::from_secs(20)));
+    t.expect("unknown command 'yes'", 1);
     let now = std::fs::read_to_string(t.dir().join("old.caminos")).unwrap();
     assert_eq!(now, old);
 }

@@ -237,10 +237,7 @@ fn save(
 }
 
 /// `text` fit for a comment line: a program's answer or name may hold line
-/// breaks (which would end the comment and start a placement line) or
-/// other control characters.
+/// breaks, which would end the comment and start a placement line.
 fn one_line(text: &str) -> String {
-    text.chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect()
+    super::process::printable(text, ' ')
 }

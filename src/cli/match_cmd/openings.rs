@@ -10,7 +10,7 @@ use std::path::Path;
 use anyhow::Context;
 use cabra::game::{Placement, Position, parse_placement_or_cells};
 
-use super::process::clip;
+use super::process::{clip, printable};
 use crate::cli::files::read_input;
 
 /// The openings of `text`, each checked from `start`; an error names the
@@ -29,10 +29,7 @@ pub fn parse_openings(text: &str, start: &Position) -> Result<Vec<Vec<Placement>
             let item = item.trim();
             let p = parse_placement_or_cells(item).map_err(|e| {
                 // A binary file's bytes must not reach the terminal raw.
-                let e: String =
-                    e.0.chars()
-                        .map(|c| if c.is_control() { '?' } else { c })
-                        .collect();
+                let e = printable(&e.0, '?');
                 format!("line {line_no}, placement {}: {}: {e}", k + 1, clip(item))
             })?;
             pos.try_play(p)

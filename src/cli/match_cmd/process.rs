@@ -52,14 +52,17 @@ pub struct Program {
     stop: Option<Arc<AtomicBool>>,
 }
 
+/// `text` with each control character (a line break, an escape, which
+/// would garble a message line or a file's comment) put as `with`.
+pub fn printable(text: &str, with: char) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { with } else { c })
+        .collect()
+}
+
 /// A peer's text cut short for a message, quoted.
 pub fn clip(text: &str) -> String {
-    // Control characters (a line break, an escape) would garble the line.
-    let t: String = text
-        .chars()
-        .take(80)
-        .map(|c| if c.is_control() { '?' } else { c })
-        .collect();
+    let t = printable(&text.chars().take(80).collect::<String>(), '?');
     if text.chars().count() > 80 {
         format!("'{t}...'")
     } else {

@@ -18,7 +18,7 @@ use std::time::Duration;
 use cabra::engine::clock::{self, TimeControl};
 use cabra::engine::{Budget, Engine, Progress, Thought, format_duration, group, plural};
 use cabra::game::record::Record;
-use cabra::game::{Move, MoveList, Piece, Player, Position, Status, Variant, parse_move};
+use cabra::game::{Move, MoveList, Piece, Player, Position, Status, parse_move};
 use cabra::search::Proven;
 
 mod files;
@@ -31,7 +31,7 @@ mod you;
 use super::code;
 use super::commands::{self, Cmd, Input};
 use crate::cli::files::{read_record, save_game};
-use crate::cli::render::{View, moves_of, paint_player, render, result_line, status_line};
+use crate::cli::render::{View, counted, moves_of, paint_player, render, result_line, status_line};
 
 pub use thinking::SEARCHING;
 pub use you::You;
@@ -416,10 +416,7 @@ impl Session {
     fn result(&self) -> String {
         // The counts that decide a game without a bridge under its rules.
         let [a, b] = Player::BOTH.map(|p| self.pos.count(p));
-        let counted = match self.pos.rules().variant {
-            Variant::Caminos => "perimeter pieces",
-            Variant::Bridget => "edge columns",
-        };
+        let counted = counted(&self.pos);
         match self.pos.status() {
             Status::Ongoing => format!(
                 "In progress after {}: {} to move; {counted} {a} (player 1) to {b} (player 2).",

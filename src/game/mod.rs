@@ -1,11 +1,13 @@
 //! The rules of Caminos (see `docs/RULES.md`): the 8x8x3 bitboard volume,
 //! pieces and orientations, the placement table, positions with legal
-//! moves, play/undo, the bridge test and results, notation and files.
+//! moves, play/undo, the game line with its redo list, the bridge test and
+//! results, notation and files.
 
 pub mod bitboard;
 pub mod bridge;
 mod cell;
 mod error;
+mod line;
 mod movegen;
 mod notation;
 mod orientation;
@@ -24,6 +26,7 @@ mod threats;
 pub use bitboard::Volume;
 pub use cell::Cell;
 pub use error::{PlacementError, RecordError};
+pub use line::{GameLine, PastTheEnd};
 pub use movegen::{MoveList, below};
 pub use notation::{
     NotationError, cells_from_digits, parse_move, parse_placement, parse_placement_or_cells,

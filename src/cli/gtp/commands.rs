@@ -36,10 +36,10 @@ const COMMANDS: &[Spec] = &[
     Spec { name: "play", usage: "PLAYER PLACEMENT", run: play },
     Spec { name: "genmove", usage: "PLAYER", run: genmove },
     Spec { name: "undo", usage: "", run: undo },
-    Spec { name: "showboard", usage: "", run: |g, _| Reply::Ok(format!("\n{}", render(&g.pos, &View::PLAIN))) },
+    Spec { name: "showboard", usage: "", run: |g, _| Reply::Ok(format!("\n{}", render(g.line.position(), &View::PLAIN))) },
     Spec { name: "loadcaminos", usage: "FILE [PLACEMENTS]", run: load },
     Spec { name: "savecaminos", usage: "FILE", run: save },
-    Spec { name: "result", usage: "", run: |g, _| Reply::Ok(status_line(&g.pos)) },
+    Spec { name: "result", usage: "", run: |g, _| Reply::Ok(status_line(g.line.position())) },
     Spec { name: "final_score", usage: "", run: final_score },
     Spec { name: "legal_moves", usage: "[PIECE]", run: legal_moves },
     Spec { name: "time_settings", usage: "MAIN BYO_YOMI STONES", run: time_settings },
@@ -68,11 +68,14 @@ impl Gtp {
 
     /// `Ok` when `p` is the side to move in an ongoing game.
     fn check_turn(&self, p: Player) -> Result<(), String> {
-        if self.pos.status().is_over() {
-            return Err(format!("the game is over ({})", status_line(&self.pos)));
+        if self.line.position().status().is_over() {
+            return Err(format!(
+                "the game is over ({})",
+                status_line(self.line.position())
+            ));
         }
-        if p != self.pos.to_move() {
-            return Err(format!("{} is to move", self.pos.to_move()));
+        if p != self.line.position().to_move() {
+            return Err(format!("{} is to move", self.line.position().to_move()));
         }
         Ok(())
     }
@@ -108,19 +111,20 @@ fn list_commands(_: &mut Gtp, _: &[String]) -> Reply {
 }
 
 fn clear_board(g: &mut Gtp, _: &[String]) -> Reply {
-    g.pos = Position::with_rules(g.pos.rules());
+    g.line
+        .replace(Position::with_rules(g.line.position().rules()));
     g.clock.restart();
     Reply::Ok(String::new())
 }
 
 fn rules(g: &mut Gtp, args: &[String]) -> Reply {
     if args.is_empty() {
-        return Reply::Ok(g.pos.rules().to_string());
+        return Reply::Ok(g.line.position().rules().to_string());
     }
     match args.join(" ").parse::<Rules>() {
         Ok(r) => {
             // New rules, new game.
-            g.pos = Position::with_rules(r);
+            g.line.replace(Position::with_rules(r));
             g.clock.restart();
             Reply::Ok(String::new())
         }
@@ -136,7 +140,7 @@ fn play(g: &mut Gtp, args: &[String]) -> Reply {
         let p = parse_player(who)?;
         let mv = parse_move_words(rest)?;
         g.check_turn(p)?;
-        g.pos.try_play_move(mv).map_err(|e| match mv {
+        g.line.play(mv).map_err(|e| match mv {
             Move::Place(p) => format!("illegal placement {p}: {e}"),
             // The reason names the move already (`tm: ...`).
             _ => format!("illegal move {e}"),
@@ -154,14 +158,14 @@ fn genmove(g: &mut Gtp, args: &[String]) -> Reply {
         g.check_turn(p)?;
         let budget = g.move_budget();
         g.ready_to_search();
-        let thought = g.engine.think(&g.pos, budget, &mut |_| {});
+        let thought = g.engine.think(g.line.position(), budget, &mut |_| {});
         g.clock.charge(
             p,
             std::time::Duration::from_secs_f64(thought.report.seconds),
         );
         Ok(match decide(&thought.report, g.resign) {
             Some(mv) => {
-                g.pos.play_move(mv);
+                g.line.play(mv).expect("the engine plays legal moves");
                 mv.to_string()
             }
             None => "resign".into(),
@@ -173,7 +177,7 @@ fn undo(g: &mut Gtp, args: &[String]) -> Reply {
     if !args.is_empty() {
         return usage();
     }
-    match g.pos.undo() {
+    match g.line.undo() {
         Some(_) => Reply::Ok(String::new()),
         None => Reply::Err("nothing to undo: the board is empty".into()),
     }
@@ -207,7 +211,7 @@ fn load(g: &mut Gtp, args: &[String]) -> Reply {
                 pos.undo();
             }
         }
-        g.pos = pos;
+        g.line.replace(pos);
         Ok(format!(
             "{}; {}",
             crate::cli::render::moves_of(&pos, pos.plies()),
@@ -221,15 +225,18 @@ fn save(g: &mut Gtp, args: &[String]) -> Reply {
         return usage();
     }
     let path = args.join(" ");
-    let header = vec![format!(" saved by cabra gtp: {}", status_line(&g.pos))];
-    match save_game(Path::new(&path), &header, &g.pos) {
+    let header = vec![format!(
+        " saved by cabra gtp: {}",
+        status_line(g.line.position())
+    )];
+    match save_game(Path::new(&path), &header, g.line.position()) {
         Ok(()) => Reply::Ok(String::new()),
         Err(e) => Reply::Err(format!("{e:#}")),
     }
 }
 
 fn final_score(g: &mut Gtp, _: &[String]) -> Reply {
-    match g.pos.status() {
+    match g.line.position().status() {
         Status::Ongoing => Reply::Err("the game is in progress".into()),
         Status::Draw { .. } => Reply::Ok("0".into()),
         Status::Won { winner, .. } => Reply::Ok(format!("{}+", winner.number())),
@@ -246,13 +253,15 @@ fn legal_moves(g: &mut Gtp, args: &[String]) -> Reply {
         _ => return usage(),
     };
     let mut list = Vec::new();
-    g.pos.for_each_legal(|m| {
+    g.line.position().for_each_legal(|m| {
         if piece.is_none_or(|k| m.entry().piece == k) {
             list.push(m.to_string());
         }
     });
     if piece.is_none() {
-        g.pos.for_each_special(|m| list.push(m.to_string()));
+        g.line
+            .position()
+            .for_each_special(|m| list.push(m.to_string()));
     }
     Reply::Ok(list.join("\n"))
 }
@@ -355,8 +364,11 @@ fn analyze(g: &mut Gtp, args: &[String]) -> Reply {
             args = rest;
         }
     }
-    if g.pos.status().is_over() {
-        return Reply::Err(format!("the game is over ({})", status_line(&g.pos)));
+    if g.line.position().status().is_over() {
+        return Reply::Err(format!(
+            "the game is over ({})",
+            status_line(g.line.position())
+        ));
     }
     match Request::parse(Kind::Analyze, args) {
         Ok(r) => Reply::Stream(r),

@@ -18,7 +18,7 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use cabra::engine::{Budget, Engine};
-use cabra::game::{Position, Rules};
+use cabra::game::{GameLine, Position, Rules};
 
 use super::lines::{Line, read_line};
 use super::options::{EngineOptions, all_cores};
@@ -49,7 +49,7 @@ pub struct GtpArgs {
 /// The state of a session: the engine, the game, the clock.
 pub struct Gtp {
     engine: Engine,
-    pos: Position,
+    line: GameLine,
     clock: Clock,
     resign: bool,
 }
@@ -71,7 +71,7 @@ impl Gtp {
     pub fn new(engine: Engine, rules: Rules, resign: bool) -> Gtp {
         Gtp {
             engine,
-            pos: Position::with_rules(rules),
+            line: GameLine::new(Position::with_rules(rules)),
             clock: Clock::default(),
             resign,
         }
@@ -82,7 +82,10 @@ impl Gtp {
     /// the move is settled), 1 s when nothing is set.
     fn move_budget(&self) -> Budget {
         let mut budget = self.engine.budget();
-        if let Some(share) = self.clock.allocation(self.pos.to_move(), &self.pos) {
+        if let Some(share) = self
+            .clock
+            .allocation(self.line.position().to_move(), self.line.position())
+        {
             budget.time = Some(budget.time.map_or(share, |t| t.min(share)));
             budget.early_stop = self.engine.config().early_stop;
         }

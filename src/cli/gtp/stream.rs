@@ -157,7 +157,7 @@ impl Gtp {
         let head = answer(id, true, "");
         emit(head.trim_end_matches('\n'))?;
         emit("\n")?;
-        let pos = self.pos;
+        let pos = *self.line.position();
         let mover = pos.to_move();
         let budget = match request.kind {
             Kind::Analyze => Budget {
@@ -216,7 +216,7 @@ impl Gtp {
             Kind::Genmove => {
                 self.clock.charge(mover, Duration::from_secs_f64(seconds));
                 if let Some(mv) = decision {
-                    self.pos.play_move(mv);
+                    self.line.play(mv).expect("the engine plays legal moves");
                 }
             }
         }

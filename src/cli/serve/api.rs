@@ -106,7 +106,7 @@ pub async fn place(
     let p = match (&req.text, &req.aim) {
         (Some(text), None) => {
             let m = parse_move(text).map_err(|e| ApiError::bad(e.0))?;
-            if let Err(e) = g.pos.check_move(m) {
+            if let Err(e) = g.line.position().check_move(m) {
                 return Err(ApiError::unprocessable(format!(
                     "{m} is illegal: {}",
                     why(&e)
@@ -115,7 +115,7 @@ pub async fn place(
             m
         }
         (None, Some(a)) => {
-            let aimed = aim(&g.pos, a)?;
+            let aimed = aim(g.line.position(), a)?;
             match (aimed.placement, aimed.reason) {
                 (Some(p), None) => Move::Place(p),
                 (Some(p), Some(r)) => {
@@ -133,12 +133,7 @@ pub async fn place(
 /// Plays a legal move: the redo line is kept when it is its next move,
 /// dropped otherwise.
 pub fn play(g: &mut super::store::Game, m: Move) {
-    g.pos.play_move(m);
-    if g.redo.last() == Some(&m) {
-        g.redo.pop();
-    } else {
-        g.redo.clear();
-    }
+    g.line.play(m).expect("a legal move");
     g.keep_analysis_if_current();
 }
 
@@ -147,11 +142,9 @@ pub async fn undo(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer
     let game = app.store.get(&id)?;
     let mut g = lock(&game);
     g.ensure_idle()?;
-    let p = g
-        .pos
+    g.line
         .undo()
         .ok_or_else(|| ApiError::conflict("nothing to undo: no placement has been made"))?;
-    g.redo.push(p);
     Ok(axum::Json(state_json(&id, &g)))
 }
 
@@ -160,11 +153,9 @@ pub async fn redo(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer
     let game = app.store.get(&id)?;
     let mut g = lock(&game);
     g.ensure_idle()?;
-    let p = g
-        .redo
-        .pop()
+    g.line
+        .redo()
         .ok_or_else(|| ApiError::conflict("nothing to redo"))?;
-    g.pos.play_move(p);
     Ok(axum::Json(state_json(&id, &g)))
 }
 
@@ -184,21 +175,9 @@ pub async fn goto(
     let game = app.store.get(&id)?;
     let mut g = lock(&game);
     g.ensure_idle()?;
-    let len = g.line().len();
-    if req.ply > len {
-        return Err(ApiError::bad(format!(
-            "ply {} is past the end of the game ({len} placements)",
-            req.ply
-        )));
-    }
-    while g.pos.plies() > req.ply {
-        let p = g.pos.undo().expect("plies > 0");
-        g.redo.push(p);
-    }
-    while g.pos.plies() < req.ply {
-        let p = g.redo.pop().expect("the line is long enough");
-        g.pos.play_move(p);
-    }
+    g.line
+        .goto(req.ply)
+        .map_err(|e| ApiError::bad(e.to_string()))?;
     Ok(axum::Json(state_json(&id, &g)))
 }
 
@@ -212,15 +191,14 @@ pub async fn new_game(
     let game = app.store.get(&id)?;
     let mut g = lock(&game);
     g.ensure_idle()?;
-    let rules = req.rules(g.pos.rules())?;
+    let rules = req.rules(g.line.position().rules())?;
     set_position(&mut g, Position::with_rules(rules), Vec::new());
     Ok(axum::Json(state_json(&id, &g)))
 }
 
 fn set_position(g: &mut super::store::Game, pos: Position, header: Vec<String>) {
-    g.pos = pos;
+    g.line.replace(pos);
     g.header = header;
-    g.redo.clear();
     g.analysis = None;
 }
 
@@ -251,7 +229,7 @@ pub async fn record(
 ) -> Result<Response, ApiError> {
     let game = app.store.get(&id)?;
     let g = lock(&game);
-    let text = write_record(&g.header, &g.pos);
+    let text = write_record(&g.header, g.line.position());
     Ok((
         [
             (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
@@ -318,7 +296,7 @@ pub async fn legal(
     let moves: Vec<String> = t.piece_entries[piece.index()]
         .clone()
         .map(|i| Placement(i as u16))
-        .filter(|&p| g.pos.check(p).is_ok())
+        .filter(|&p| g.line.position().check(p).is_ok())
         .map(|p| p.to_string())
         .collect();
     Ok(axum::Json(
@@ -369,7 +347,7 @@ pub async fn view(
         return Err(ApiError::bad("at most 32 ghosts"));
     }
     let game = app.store.get(&id)?;
-    let pos = lock(&game).pos;
+    let pos = *lock(&game).line.position();
     let mut ghosts = Vec::new();
     for gr in &req.ghosts {
         let p = parse_placement_or_cells(&gr.text)

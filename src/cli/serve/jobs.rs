@@ -134,7 +134,7 @@ pub async fn think(
     let game = app.store.get(&id)?;
     let (engine, pos, budget) = {
         let mut g = lock(&game);
-        if g.pos.status().is_over() {
+        if g.line.position().status().is_over() {
             return Err(ApiError::conflict(
                 "the game is over: nothing to think about",
             ));
@@ -145,7 +145,7 @@ pub async fn think(
             .map(|e| e.budget().or(Budget::time(Duration::from_secs(1))))
             .unwrap_or_default();
         let budget = req.budget(default)?;
-        (start(&mut g, Busy::Waiting)?, g.pos, budget)
+        (start(&mut g, Busy::Waiting)?, *g.line.position(), budget)
     };
     let (app2, game2) = (app.clone(), game.clone());
     tokio::spawn(async move {
@@ -174,7 +174,7 @@ pub async fn think(
         .await;
         let mut g = lock(&game2);
         let Some((t, best)) = chosen else { return };
-        let Some(best) = best.filter(|_| g.pos == pos) else {
+        let Some(best) = best.filter(|_| *g.line.position() == pos) else {
             g.send("idle", json!({}));
             return;
         };
@@ -209,13 +209,13 @@ pub async fn start_analysis(
     let game = app.store.get(&id)?;
     let (engine, line) = {
         let mut g = lock(&game);
-        let line = g.line();
+        let line = g.line.moves().to_vec();
         if line.is_empty() {
             return Err(ApiError::conflict("there is no placement to analyse yet"));
         }
         (start(&mut g, Busy::Waiting)?, line)
     };
-    let rules = lock(&game).pos.rules();
+    let rules = lock(&game).line.position().rules();
     let end = Position::from_moves(rules, &line)
         .map_err(|_| ApiError::conflict("the game's line does not replay"))?;
     let (app2, game2) = (app.clone(), game.clone());

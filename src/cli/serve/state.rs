@@ -14,8 +14,8 @@ use super::store::{Analysis, Game};
 
 /// A game's state as the API gives it.
 pub fn state_json(id: &str, g: &Game) -> Value {
-    let line = g.line();
-    let pos = &g.pos;
+    let line = g.line.moves();
+    let pos = g.line.position();
     let mut replay = Position::with_rules(pos.rules());
     let moves: Vec<Value> = line
         .iter()
@@ -64,7 +64,7 @@ pub fn state_json(id: &str, g: &Game) -> Value {
         "last": pos.moves().last().map(|m| m.to_string()),
         "busy": g.busy.map(|b| b.name()),
         "can_undo": pos.plies() > 0,
-        "can_redo": !g.redo.is_empty(),
+        "can_redo": g.line.can_redo(),
         "analysis": g.analysis.is_some(),
     })
 }

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use axum::http::StatusCode;
 use cabra::engine::Engine;
 use cabra::engine::analysis::{MoveAnalysis, Summary};
-use cabra::game::{Move, Position, Rules};
+use cabra::game::{GameLine, Move, Position, Rules};
 use rand::Rng;
 use tokio::sync::broadcast;
 
@@ -62,10 +62,8 @@ pub struct Analysis {
 
 /// A game and everything the server keeps with it.
 pub struct Game {
-    /// The position shown.
-    pub pos: Position,
-    /// Moves undone, the next one to redo last.
-    pub redo: Vec<Move>,
+    /// The game, shown at some ply of its line.
+    pub line: GameLine,
     /// Comment lines before the first placement of a loaded file, kept on save.
     pub header: Vec<String>,
     /// The engine; `None` while a search or an analysis has it.
@@ -88,8 +86,7 @@ impl Game {
         let stop = Arc::new(AtomicBool::new(false));
         engine.share_stop_flag(stop.clone());
         Game {
-            pos: Position::with_rules(rules),
-            redo: Vec::new(),
+            line: GameLine::new(Position::with_rules(rules)),
             header: Vec::new(),
             engine: Some(engine),
             busy: None,
@@ -98,13 +95,6 @@ impl Game {
             events: broadcast::channel(64).0,
             last_used: Instant::now(),
         }
-    }
-
-    /// The whole line: the moves played, then those that redo would bring back.
-    pub fn line(&self) -> Vec<Move> {
-        let mut line = self.pos.moves().to_vec();
-        line.extend(self.redo.iter().rev());
-        line
     }
 
     /// Sends an event to whoever listens (nobody may).
@@ -128,7 +118,7 @@ impl Game {
 
     /// Drops the analysis when the line no longer starts with the line analysed.
     pub fn keep_analysis_if_current(&mut self) {
-        let line = self.line();
+        let line = self.line.moves();
         if self
             .analysis
             .as_ref()

@@ -6,7 +6,7 @@ impl Session {
     /// Whether leaving the current game would lose placements: it has some,
     /// and it is not the saved game or a beginning of it.
     pub(super) fn unsaved(&self) -> bool {
-        let h = self.pos.moves();
+        let h = self.line.position().moves();
         let kept = h.len() <= self.saved.len() && self.saved[..h.len()] == *h;
         !h.is_empty() && !kept
     }
@@ -16,8 +16,8 @@ impl Session {
         if self.unsaved() {
             format!(
                 "The game you left ({}) was not saved; `pos {}` brings it back.\n",
-                moves_of(&self.pos, self.pos.plies()),
-                code::encode(&self.pos)
+                moves_of(self.line.position(), self.line.position().plies()),
+                code::encode(self.line.position())
             )
         } else {
             String::new()
@@ -29,8 +29,8 @@ impl Session {
         if self.unsaved() {
             format!(
                 "This game ({}) was not saved; to get it back, run `cabra play` and type `pos {}`.\n",
-                moves_of(&self.pos, self.pos.plies()),
-                code::encode(&self.pos)
+                moves_of(self.line.position(), self.line.position().plies()),
+                code::encode(self.line.position())
             )
         } else {
             String::new()
@@ -128,14 +128,14 @@ impl Session {
     /// Saves the game to `path` (replacing whatever file is there).
     pub(super) fn save_to(&mut self, path: PathBuf) -> Response {
         let existed = path.exists();
-        match save_game(&path, &self.header, &self.pos) {
+        match save_game(&path, &self.header, self.line.position()) {
             Ok(()) => {
-                self.saved = self.pos.moves().to_vec();
+                self.saved = self.line.position().moves().to_vec();
                 self.own_files.insert(own_key(&path));
                 self.file = Some(path.clone());
                 Response::ok(format!(
                     "Saved {} to {}{}.",
-                    moves_of(&self.pos, self.pos.plies()),
+                    moves_of(self.line.position(), self.line.position().plies()),
                     commands::echo(&path.display().to_string(), 200),
                     if existed { " (replacing it)" } else { "" }
                 ))
@@ -146,11 +146,11 @@ impl Session {
 
     pub(super) fn pos(&mut self, arg: &str) -> Response {
         if arg.is_empty() {
-            return Response::ok(code::encode(&self.pos));
+            return Response::ok(code::encode(self.line.position()));
         }
         match code::decode(arg) {
             Ok(pos) => {
-                let mut out = if pos.moves() == self.pos.moves() {
+                let mut out = if pos.moves() == self.line.position().moves() {
                     String::new()
                 } else {
                     self.leaving_note()

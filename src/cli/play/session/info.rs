@@ -23,7 +23,7 @@ impl Session {
             self.engine.threads(),
             self.engine.seed(),
             if self.threats { "on" } else { "off" },
-            self.pos.rules()
+            self.line.position().rules()
         )
     }
 
@@ -151,15 +151,15 @@ impl Session {
                 }
             }
         };
-        if self.pos.status().is_over() {
+        if self.line.position().status().is_over() {
             return Response::ok(format!(
                 "No legal placements: the game is over ({}).",
-                result_line(&self.pos, self.pos.status())
+                result_line(self.line.position(), self.line.position().status())
             ));
         }
         let mut list = MoveList::new();
-        self.pos.legal_moves(&mut list);
-        let mover = self.pos.to_move();
+        self.line.position().legal_moves(&mut list);
+        let mover = self.line.position().to_move();
         let count = |k: Piece| list.iter().filter(|p| p.entry().piece == k).count();
         let mut out = String::new();
         match filter {
@@ -177,7 +177,7 @@ impl Session {
             }
             Some(k) => {
                 let n = count(k);
-                let left = self.pos.pieces_left(mover, k);
+                let left = self.line.position().pieces_left(mover, k);
                 out.push_str(&format!(
                     "{} legal placements of {k} for {}{}\n",
                     group(n as u64),
@@ -220,7 +220,9 @@ impl Session {
             out.push('\n');
         }
         let mut specials = Vec::new();
-        self.pos.for_each_special(|m| specials.push(m.to_string()));
+        self.line
+            .position()
+            .for_each_special(|m| specials.push(m.to_string()));
         if !specials.is_empty() && filter.is_none() {
             out.push_str(&format!(
                 "  and instead of a placement: {} (`help {}`)\n",
@@ -234,17 +236,17 @@ impl Session {
     /// The moves of the game, numbered as the prompt numbers them
     /// (`move N`), each with the player who made it.
     pub(super) fn history(&self) -> String {
-        let moves = self.pos.moves();
+        let moves = self.line.position().moves();
         if moves.is_empty() {
             return "No move yet.\n".to_string();
         }
-        let mut replay = Position::with_rules(self.pos.rules());
+        let mut replay = Position::with_rules(self.line.position().rules());
         let mut out = String::new();
         for (i, &m) in moves.iter().enumerate() {
             out.push_str(&format!("{:>3}. {}  {m}\n", i + 1, who(replay.to_move())));
             replay.play_move(m);
         }
-        out.push_str(&format!("{}\n", status_line(&self.pos)));
+        out.push_str(&format!("{}\n", status_line(self.line.position())));
         out
     }
 }

@@ -18,7 +18,7 @@ use std::time::Duration;
 use cabra::engine::clock::{self, TimeControl};
 use cabra::engine::{Budget, Engine, Progress, Thought, format_duration, group, plural};
 use cabra::game::record::Record;
-use cabra::game::{Move, MoveList, Piece, Player, Position, Status, parse_move};
+use cabra::game::{GameLine, Move, MoveList, Piece, Player, Position, Status, parse_move};
 use cabra::search::Proven;
 
 mod files;
@@ -123,9 +123,8 @@ pub struct Options {
 
 /// One game being played.
 pub struct Session {
-    pos: Position,
-    /// Moves taken back, the next one to replay last.
-    redo: Vec<Move>,
+    /// The game, with the moves taken back that `redo` replays.
+    line: GameLine,
     you: You,
     budget: Budget,
     /// The engine's game clock (`set clock`), instead of the budget.
@@ -203,8 +202,7 @@ impl Session {
         let pos = record.position;
         let own_files = file.iter().map(|f| own_key(f)).collect();
         Session {
-            pos,
-            redo: Vec::new(),
+            line: GameLine::new(pos),
             you: options.you,
             budget: options.budget,
             clock: None,
@@ -228,26 +226,30 @@ impl Session {
 
     /// The game.
     pub fn position(&self) -> &Position {
-        &self.pos
+        self.line.position()
     }
 
-    /// The placements that `redo` would replay, the next one last.
+    /// The placements that `redo` would replay, the next one first.
     #[cfg(test)]
     pub fn redo_list(&self) -> &[Move] {
-        &self.redo
+        self.line.ahead()
     }
 
     /// The prompt for the next command (plain text; the caller may colour it).
     pub fn prompt(&self) -> String {
-        match self.pos.status() {
+        match self.line.position().status() {
             Status::Ongoing => {
-                let p = self.pos.to_move();
+                let p = self.line.position().to_move();
                 let role = match (self.you, self.you.plays(p)) {
                     (You::Both, _) => "",
                     (_, true) => " (you)",
                     (_, false) => " (engine)",
                 };
-                format!("move {}, {}{role}> ", self.pos.plies() + 1, who(p))
+                format!(
+                    "move {}, {}{role}> ",
+                    self.line.position().plies() + 1,
+                    who(p)
+                )
             }
             _ => "game over> ".to_string(),
         }
@@ -316,16 +318,16 @@ impl Session {
 
     /// The board and the state of play.
     fn board(&self) -> String {
-        render(&self.pos, &self.view())
+        render(self.line.position(), &self.view())
     }
 
     /// When it is the engine's turn but it is not moving by itself, a line
     /// saying how to go on.
     fn turn_hint(&self) -> String {
-        if self.pos.status().is_over() {
+        if self.line.position().status().is_over() {
             return String::new();
         }
-        let p = self.pos.to_move();
+        let p = self.line.position().to_move();
         if self.you.engine_plays(p) {
             format!(
                 "It is the engine's turn ({}): type `engine` to let it play, or a placement to play for it.\n",
@@ -415,18 +417,18 @@ impl Session {
 
     fn result(&self) -> String {
         // The counts that decide a game without a bridge under its rules.
-        let [a, b] = Player::BOTH.map(|p| self.pos.count(p));
-        let counted = counted(&self.pos);
-        match self.pos.status() {
+        let [a, b] = Player::BOTH.map(|p| self.line.position().count(p));
+        let counted = counted(self.line.position());
+        match self.line.position().status() {
             Status::Ongoing => format!(
                 "In progress after {}: {} to move; {counted} {a} (player 1) to {b} (player 2).",
-                moves_of(&self.pos, self.pos.plies()),
-                who(self.pos.to_move())
+                moves_of(self.line.position(), self.line.position().plies()),
+                who(self.line.position().to_move())
             ),
             s => format!(
                 "{} after {}.",
-                result_line(&self.pos, s),
-                moves_of(&self.pos, self.pos.plies())
+                result_line(self.line.position(), s),
+                moves_of(self.line.position(), self.line.position().plies())
             ),
         }
     }
@@ -436,7 +438,7 @@ impl Session {
             self.quit_armed = true;
             return Response::ok(format!(
                 "This game ({}) is not saved: `save FILE` keeps it; type `quit` again to leave anyway.",
-                moves_of(&self.pos, self.pos.plies())
+                moves_of(self.line.position(), self.line.position().plies())
             ));
         }
         let mut r = Response::ok(if self.interactive {

@@ -6,7 +6,7 @@ use super::*;
 impl Session {
     /// One line for a move just made by `player`.
     pub(super) fn move_line(&self, m: Move, player: Player, by_engine: Option<&Thought>) -> String {
-        let ply = self.pos.plies();
+        let ply = self.line.position().plies();
         let mut s = match m {
             Move::Place(_) => format!("{ply}. {} plays {m}", self.player(player)),
             Move::Swap => format!(
@@ -30,8 +30,11 @@ impl Session {
             ));
         }
         s.push('\n');
-        if let s2 @ (Status::Won { .. } | Status::Draw { .. }) = self.pos.status() {
-            s.push_str(&format!("Game over: {}.\n", result_line(&self.pos, s2)));
+        if let s2 @ (Status::Won { .. } | Status::Draw { .. }) = self.line.position().status() {
+            s.push_str(&format!(
+                "Game over: {}.\n",
+                result_line(self.line.position(), s2)
+            ));
         }
         s
     }
@@ -39,13 +42,10 @@ impl Session {
     /// Plays `m` for the side to move, keeps the redo list consistent, and
     /// returns who played it.
     pub(super) fn play(&mut self, m: Move) -> Player {
-        let mover = self.pos.to_move();
-        self.pos.play_move(m);
-        if self.redo.last() == Some(&m) {
-            self.redo.pop();
-        } else {
-            self.redo.clear();
-        }
+        let mover = self.line.position().to_move();
+        self.line
+            .play(m)
+            .expect("the session plays legal moves only");
         mover
     }
 
@@ -59,7 +59,7 @@ impl Session {
                 ));
             }
         };
-        if let Err(e) = self.pos.check_move(p) {
+        if let Err(e) = self.line.position().check_move(p) {
             let hint = match e {
                 cabra::game::PlacementError::GameOver(_) => {
                     " — `undo` takes back the last placement, `new` starts a new game".to_string()
@@ -67,8 +67,8 @@ impl Session {
                 cabra::game::PlacementError::NoPieceLeft { player, .. } => {
                     let left: Vec<String> = Piece::ALL
                         .iter()
-                        .filter(|&&k| self.pos.pieces_left(player, k) > 0)
-                        .map(|&k| format!("{k} {}", self.pos.pieces_left(player, k)))
+                        .filter(|&&k| self.line.position().pieces_left(player, k) > 0)
+                        .map(|&k| format!("{k} {}", self.line.position().pieces_left(player, k)))
                         .collect();
                     format!(" (left: {})", left.join(", "))
                 }

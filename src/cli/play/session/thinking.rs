@@ -14,7 +14,7 @@ impl Session {
 
     /// Searches the current position within `budget`, showing progress.
     fn think_within(&mut self, budget: Budget) -> Thought {
-        let pos = self.pos;
+        let pos = *self.line.position();
         let ui = &mut self.ui;
         SEARCHING.store(true, Ordering::SeqCst);
         let thought = self
@@ -28,7 +28,9 @@ impl Session {
     /// The engine plays while it is its turn. Returns whether it moved.
     pub(super) fn engine_turns(&mut self, out: &mut String) -> bool {
         let mut moved = false;
-        while !self.pos.status().is_over() && self.you.engine_plays(self.pos.to_move()) {
+        while !self.line.position().status().is_over()
+            && self.you.engine_plays(self.line.position().to_move())
+        {
             if !self.engine_play_one(out) {
                 break;
             }
@@ -46,7 +48,7 @@ impl Session {
             Some(c) => self.think_within(clock::budget(
                 c.left,
                 c.control.increment,
-                &self.pos,
+                self.line.position(),
                 self.engine.config().early_stop,
             )),
             None => self.think(),
@@ -76,7 +78,7 @@ impl Session {
                         Some(b) => format!(
                             "Best so far: {b} ({} for {}).",
                             describe_value(t.report.winrate, t.report.proven),
-                            who(self.pos.to_move())
+                            who(self.line.position().to_move())
                         ),
                         None => String::new(),
                     }
@@ -89,17 +91,17 @@ impl Session {
     pub(super) fn game_over_error(&self) -> Response {
         Response::err(format!(
             "the game is over ({}): `undo` takes back placements, `new` starts a new game",
-            result_line(&self.pos, self.pos.status())
+            result_line(self.line.position(), self.line.position().status())
         ))
     }
 
     pub(super) fn go(&mut self) -> Response {
-        if self.pos.status().is_over() {
+        if self.line.position().status().is_over() {
             return self.game_over_error();
         }
         let t = self.think();
         let r = &t.report;
-        let mover = self.pos.to_move();
+        let mover = self.line.position().to_move();
         let mut out = String::new();
         if t.interrupted {
             out.push_str("Stopped (Ctrl-C): here is what the search found so far.\n");
@@ -166,7 +168,7 @@ impl Session {
     }
 
     pub(super) fn engine_move(&mut self) -> Response {
-        if self.pos.status().is_over() {
+        if self.line.position().status().is_over() {
             return self.game_over_error();
         }
         let mut out = String::new();
@@ -182,11 +184,11 @@ impl Session {
     }
 
     pub(super) fn auto(&mut self) -> Response {
-        if self.pos.status().is_over() {
+        if self.line.position().status().is_over() {
             return self.game_over_error();
         }
         let mut out = String::new();
-        while !self.pos.status().is_over() {
+        while !self.line.position().status().is_over() {
             if !self.engine_play_one(&mut out) {
                 break;
             }

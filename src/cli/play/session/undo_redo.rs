@@ -30,7 +30,7 @@ impl Session {
     }
 
     pub(super) fn undo(&mut self, arg: &str) -> Response {
-        let max = self.pos.plies();
+        let max = self.line.position().plies();
         if max == 0 {
             return Response::err("nothing to undo: no placement has been played");
         }
@@ -40,8 +40,7 @@ impl Session {
         };
         let mut taken = Vec::new();
         let mut take = |s: &mut Session| {
-            let p = s.pos.undo().expect("plies checked");
-            s.redo.push(p);
+            let p = s.line.undo().expect("plies checked");
             taken.push(p);
         };
         match n {
@@ -49,8 +48,8 @@ impl Session {
             None => {
                 take(self);
                 while self.you.one_side()
-                    && self.pos.plies() > 0
-                    && self.you.engine_plays(self.pos.to_move())
+                    && self.line.position().plies() > 0
+                    && self.you.engine_plays(self.line.position().to_move())
                 {
                     take(self);
                 }
@@ -59,7 +58,7 @@ impl Session {
         let list: Vec<String> = taken.iter().map(|p| p.to_string()).collect();
         let mut out = format!(
             "Took back {}: {}\n",
-            moves_of(&self.pos, taken.len()),
+            moves_of(self.line.position(), taken.len()),
             list.join(", ")
         );
         out.push_str(&self.board());
@@ -68,7 +67,7 @@ impl Session {
     }
 
     pub(super) fn redo(&mut self, arg: &str) -> Response {
-        let max = self.redo.len();
+        let max = self.line.ahead().len();
         if max == 0 {
             return Response::err(
                 "nothing to redo: `redo` replays placements taken back with `undo`",
@@ -80,8 +79,7 @@ impl Session {
         };
         let mut played = Vec::new();
         let step = |s: &mut Session, played: &mut Vec<Move>| {
-            let m = s.redo.pop().expect("redo list checked");
-            s.pos.play_move(m);
+            let m = s.line.redo().expect("redo list checked");
             played.push(m);
         };
         match n {
@@ -89,9 +87,9 @@ impl Session {
             None => {
                 step(self, &mut played);
                 while self.you.one_side()
-                    && !self.redo.is_empty()
-                    && !self.pos.status().is_over()
-                    && self.you.engine_plays(self.pos.to_move())
+                    && self.line.can_redo()
+                    && !self.line.position().status().is_over()
+                    && self.you.engine_plays(self.line.position().to_move())
                 {
                     step(self, &mut played);
                 }
@@ -100,7 +98,7 @@ impl Session {
         let list: Vec<String> = played.iter().map(|p| p.to_string()).collect();
         let mut out = format!(
             "Replayed {}: {}\n",
-            moves_of(&self.pos, played.len()),
+            moves_of(self.line.position(), played.len()),
             list.join(", ")
         );
         out.push_str(&self.board());
@@ -110,14 +108,13 @@ impl Session {
 
     /// Replaces the game, e.g. after `new`, `load` or `pos CODE`.
     pub(super) fn replace(&mut self, pos: Position) {
-        self.pos = pos;
-        self.redo.clear();
+        self.line.replace(pos);
     }
 
     pub(super) fn new_game(&mut self) -> Response {
         let mut out = self.leaving_note();
         out.push_str("New game.\n");
-        self.replace(Position::with_rules(self.pos.rules()));
+        self.replace(Position::with_rules(self.line.position().rules()));
         // A new game restarts the engine's clock.
         if let Some(c) = &mut self.clock {
             c.left = c.control.main;

@@ -73,7 +73,7 @@ fn check_invariants(s: &Session, line: &str) {
     assert_eq!(code::decode(&code::encode(&pos)), Ok(pos), "after {line:?}");
     // The redo list replays legally.
     let mut p = pos;
-    for &m in s.redo_list().iter().rev() {
+    for &m in s.redo_list() {
         p.try_play_move(m)
             .unwrap_or_else(|e| panic!("after {line:?}: redo {m}: {e}"));
     }

@@ -97,11 +97,16 @@ impl Game for Position {
         score::outcome(self, result, rng, policy.score)
     }
 
-    fn solve(&self, exact: &mut Endgame, budget: u64) -> Option<(Outcome, Move)> {
+    fn solve(
+        &self,
+        exact: &mut Endgame,
+        budget: u64,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<(Outcome, Move)> {
         if self.placements().len() + endgame::MAX_LEFT < crate::game::MAX_PLIES {
             return None;
         }
-        let (value, best) = exact.solve(self, budget)?;
+        let (value, best) = exact.solve_until(self, budget, stop)?;
         let side = self.side_to_move();
         let outcome = match value {
             1 => Outcome::Win(side),

@@ -54,6 +54,9 @@ impl Slot {
 /// beyond its budgets.
 pub const MAX_LEFT: usize = 10;
 
+/// How often (in nodes) a search asks whether to stop.
+pub const STOP_CHECK: u64 = 1024;
+
 /// Slots in the table: 2^20 of 16 bytes, 16 MiB, allocated on first use.
 const TABLE_BITS: u32 = 20;
 
@@ -139,6 +142,18 @@ impl Endgame {
     /// within `max_nodes` nodes; `None` if the budget ran out first, the
     /// game is over, or a special move is or may become legal.
     pub fn solve(&mut self, pos: &Position, max_nodes: u64) -> Option<(Value, Placement)> {
+        self.solve_until(pos, max_nodes, &|| false)
+    }
+
+    /// [`Endgame::solve`], giving up (`None`) as soon as `stop` says so:
+    /// it is asked every [`STOP_CHECK`] nodes, so that a large budget still
+    /// answers to the search's clock.
+    pub fn solve_until(
+        &mut self,
+        pos: &Position,
+        max_nodes: u64,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<(Value, Placement)> {
         if pos.status().is_over() || !plain(pos) {
             return None;
         }
@@ -149,7 +164,7 @@ impl Endgame {
         self.nodes = 0;
         self.limit = max_nodes;
         let h = hash(pos);
-        let v = self.search(pos, h, -1, 1, 0)?;
+        let v = self.search(pos, h, -1, 1, 0, stop)?;
         let slot = Slot::unpack(self.table[self.index(h)]);
         let best = (slot.key == h && slot.best != 0).then(|| Placement(slot.best - 1))?;
         Some((v, best))
@@ -180,8 +195,13 @@ impl Endgame {
         mut alpha: Value,
         mut beta: Value,
         ply: usize,
+        stop: &dyn Fn() -> bool,
     ) -> Option<Value> {
         self.nodes += 1;
+        if self.nodes % STOP_CHECK == 0 && stop() {
+            // Every call from here on runs out at once.
+            self.limit = 0;
+        }
         if self.nodes > self.limit {
             return None;
         }
@@ -249,7 +269,7 @@ impl Endgame {
             let v = match child.status() {
                 Status::Ongoing => {
                     let ch = h ^ k[p.index()][side] ^ k[PLACEMENT_COUNT][1];
-                    -self.search(&child, ch, -beta, -alpha, ply + 1)?
+                    -self.search(&child, ch, -beta, -alpha, ply + 1, stop)?
                 }
                 Status::Draw { .. } => 0,
                 Status::Won { winner, .. } => {

@@ -28,8 +28,8 @@ use crate::search::{MoveStats, Proven, Report, SearchConfig};
 const DRAW_CHECK_NODES: u64 = 100_000;
 
 /// How many of the second search's moves, most visited first, are checked
-/// for keeping a draw (or, in a lost position, for not losing at once): the
-/// checks come after the budget, so they must be few.
+/// for keeping a draw: the checks come after the budget, so they must be
+/// few.
 const CANDIDATES: usize = 8;
 
 /// Whether the report of a search that began at `start` is a proven loss
@@ -79,10 +79,17 @@ pub(crate) fn present(second: Report<Move>, first: &Report<Move>) -> Report<Move
 
 /// The report of the position from the `first` search, which proved it
 /// lost or drawn, and the `second`, which looked for the best try.
-pub(crate) fn conclude(pos: &Position, first: Report<Move>, second: Report<Move>) -> Report<Move> {
+/// The checks that a move keeps a draw give up when `stop` says so (the
+/// search's clock): the move is then the first search's.
+pub(crate) fn conclude(
+    pos: &Position,
+    first: Report<Move>,
+    second: Report<Move>,
+    stop: &dyn Fn() -> bool,
+) -> Report<Move> {
     match first.proven {
         Some(Proven::Loss) => avoid_loss_in_one(pos, lost(second, &first)),
-        _ => drawn(pos, first, &second),
+        _ => drawn(pos, first, &second, stop),
     }
 }
 
@@ -98,11 +105,13 @@ fn lost(mut second: Report<Move>, first: &Report<Move>) -> Report<Move> {
     second
 }
 
-/// A lost position's move to play: of the second search's most visited
-/// moves, the first after which the opponent cannot win at once. When the
-/// playouts lose after every move, or the budget left after the proof was
-/// small, the visits alone do not tell a try from a move that loses at once.
-fn avoid_loss_in_one(pos: &Position, mut report: Report<Move>) -> Report<Move> {
+/// A lost position's move to play: of the search's moves, the most
+/// visited after which the opponent cannot win at once, or failing that
+/// any legal move after which it cannot. When the playouts lose after every
+/// move, or the budget left after the proof was small, the visits alone do
+/// not tell a try from a move that loses at once. The engine applies it to
+/// every position it has proven lost, swindle or not.
+pub(crate) fn avoid_loss_in_one(pos: &Position, mut report: Report<Move>) -> Report<Move> {
     let mover = pos.to_move();
     let safe = |mv: Move| {
         let mut after = *pos;
@@ -115,10 +124,29 @@ fn avoid_loss_in_one(pos: &Position, mut report: Report<Move>) -> Report<Move> {
             status => status.winner().is_none_or(|w| w == mover),
         }
     };
-    let Some(i) = report.top.iter().take(CANDIDATES).position(|m| safe(m.mv)) else {
+    if report.best.is_none() {
         return report;
+    }
+    // The most visited safe move listed; else any safe legal move, so
+    // that the opponent has to find the win (a few milliseconds at most:
+    // one win-in-one test per legal move).
+    let pick = match report.top.iter().position(|m| safe(m.mv)) {
+        Some(i) => report.top.remove(i),
+        None => {
+            let mut legal = Vec::new();
+            crate::search::Game::legal_moves(pos, &mut legal);
+            let Some(mv) = legal.into_iter().find(|&m| safe(m)) else {
+                return report;
+            };
+            MoveStats {
+                mv,
+                visits: 0,
+                winrate: 0.0,
+                proven: Some(Proven::Loss),
+                pv: vec![mv],
+            }
+        }
     };
-    let pick = report.top.remove(i);
     report.best = Some(pick.mv);
     report.pv = pick.pv.clone();
     report.top.insert(0, pick);
@@ -127,7 +155,12 @@ fn avoid_loss_in_one(pos: &Position, mut report: Report<Move>) -> Report<Move> {
 
 /// A drawn position: the first search's report, with the move to play the
 /// second search's most visited move that keeps the draw, listed first.
-fn drawn(pos: &Position, mut first: Report<Move>, second: &Report<Move>) -> Report<Move> {
+fn drawn(
+    pos: &Position,
+    mut first: Report<Move>,
+    second: &Report<Move>,
+    stop: &dyn Fn() -> bool,
+) -> Report<Move> {
     first.iterations = second.iterations;
     first.seconds = second.seconds;
     first.nodes += second.nodes;
@@ -136,7 +169,7 @@ fn drawn(pos: &Position, mut first: Report<Move>, second: &Report<Move>) -> Repo
         .top
         .iter()
         .take(CANDIDATES)
-        .find(|m| keeps_draw(pos, m.mv, &mut endgame))
+        .find(|m| keeps_draw(pos, m.mv, &mut endgame, stop))
     else {
         return first;
     };
@@ -155,8 +188,9 @@ fn drawn(pos: &Position, mut first: Report<Move>, second: &Report<Move>) -> Repo
 }
 
 /// Whether playing `mv` at `pos` is proven to give its player at least a
-/// draw (a move after which the same player moves again is not judged).
-fn keeps_draw(pos: &Position, mv: Move, endgame: &mut Endgame) -> bool {
+/// draw (a move after which the same player moves again is not judged);
+/// not when `stop` ends the check first.
+fn keeps_draw(pos: &Position, mv: Move, endgame: &mut Endgame, stop: &dyn Fn() -> bool) -> bool {
     let mover = pos.to_move();
     let mut after = *pos;
     if after.try_play_move(mv).is_err() {
@@ -165,7 +199,7 @@ fn keeps_draw(pos: &Position, mv: Move, endgame: &mut Endgame) -> bool {
     match after.status() {
         Status::Ongoing if after.to_move() == mover => false,
         Status::Ongoing => endgame
-            .solve(&after, DRAW_CHECK_NODES)
+            .solve_until(&after, DRAW_CHECK_NODES, stop)
             .is_some_and(|(value, _)| value <= 0),
         status => status.winner().is_none_or(|w| w == mover),
     }
@@ -278,9 +312,13 @@ mod tests {
         assert_eq!((r.best, r.pv.clone()), (Some(try_), vec![try_]));
         let order: Vec<Move> = r.top.iter().map(|m| m.mv).collect();
         assert_eq!(order, [try_, blunder, other]);
-        // With no safe move among them, the most visited stays.
+        // With no safe move among them, a safe legal move is played: the
+        // opponent must find its win.
         let r = avoid_loss_in_one(&pos, report(vec![stats(blunder, 50), stats(other, 40)]));
-        assert_eq!(r.best, Some(blunder));
+        let best = r.best.unwrap();
+        assert!(safe.contains(&best), "{best} lets the opponent win at once");
+        assert_eq!((r.top[0].mv, r.top[0].visits), (best, 0));
+        assert_eq!(r.top.len(), 3);
     }
 
     #[test]

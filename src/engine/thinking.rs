@@ -10,7 +10,7 @@ use super::budget::Budget;
 use super::config::EngineConfig;
 use super::swindle;
 use crate::game::{Move, Position};
-use crate::search::{Limits, Report, Searcher};
+use crate::search::{Limits, Proven, Report, Searcher};
 
 /// How long one slice of a search lasts: short enough for a lively
 /// progress display and a prompt reaction to a stop.
@@ -198,8 +198,10 @@ impl Engine {
             Some(t) if budget.early_stop => self.slice.min((t / 10).max(MIN_SETTLE_SLICE)),
             _ => self.slice,
         };
-        let searcher = self.searcher_at(pos);
+        // The clock starts before the tree is carried over to `pos`: that
+        // copy is part of the move's time.
         let start = Instant::now();
+        let searcher = self.searcher_at(pos);
         let sliced = Sliced {
             budget,
             slice,
@@ -224,8 +226,16 @@ impl Engine {
             let (second, stopped) = sliced.run(&mut searcher, first.iterations, progress, &|r| {
                 swindle::present(r, &first)
             });
-            report = swindle::conclude(pos, first, second);
+            let deadline = budget.time.map(|t| start + t);
+            let out_of_time =
+                || stop.load(Ordering::SeqCst) || deadline.is_some_and(|d| Instant::now() >= d);
+            report = swindle::conclude(pos, first, second, &out_of_time);
             interrupted = stopped;
+        }
+        if report.proven == Some(Proven::Loss) {
+            // Lost against best play: never let the opponent win at once
+            // where a placement avoids it (a swindle search did this too).
+            report = swindle::avoid_loss_in_one(pos, report);
         }
         report.iterations_per_second = if report.seconds > 0.0 {
             report.iterations as f64 / report.seconds

@@ -122,9 +122,15 @@ pub trait Game: Clone + Send + Sync {
     /// (`None`: unknown, or the game has no exact search, the default).
     /// The search asks about nodes as their visits grow, with budgets that
     /// grow with them, so a game should decline positions far from the
-    /// end at once.
-    fn solve(&self, exact: &mut Self::Exact, budget: u64) -> Option<(Outcome, Self::Move)> {
-        let _ = (exact, budget);
+    /// end at once. A search that can run long asks `stop` now and then
+    /// and gives up (`None`) when it says so: it is the search's clock.
+    fn solve(
+        &self,
+        exact: &mut Self::Exact,
+        budget: u64,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<(Outcome, Self::Move)> {
+        let _ = (exact, budget, stop);
         None
     }
 

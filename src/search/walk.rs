@@ -103,9 +103,10 @@ impl<G: Game> Walk<G> {
     }
 
     /// Runs the exact search the descent asked for, if any: what it proved.
-    pub fn solve_job(&mut self) -> Option<Proved<G>> {
+    /// It gives up when `stop` says so.
+    pub fn solve_job(&mut self, stop: &dyn Fn() -> bool) -> Option<Proved<G>> {
         let job = self.job.take()?;
-        let (outcome, mv) = job.game.solve(&mut self.exact, job.budget)?;
+        let (outcome, mv) = job.game.solve(&mut self.exact, job.budget, stop)?;
         Some(Proved {
             depth: job.depth,
             side: job.game.side_to_move(),

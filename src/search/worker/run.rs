@@ -38,7 +38,7 @@ impl<G: Game> Worker<G> {
             if done % CHECK_INTERVAL == 0 && stop.should_stop() {
                 break;
             }
-            self.iterate(walk, root);
+            self.iterate(walk, root, &|| stop.should_stop());
             done += 1;
         }
         if self.solved() {
@@ -122,7 +122,7 @@ impl<G: Game> Worker<G> {
                     // The reply table needs no lock: its updates, which
                     // miss the cache, run outside the tree's lock.
                     walk.learn_replies(o.scored);
-                    pending = Some((o, walk.solve_job()));
+                    pending = Some((o, walk.solve_job(&|| stop.should_stop())));
                     w = lock();
                 }
             }
@@ -133,8 +133,9 @@ impl<G: Game> Worker<G> {
         done
     }
 
-    /// One iteration: descend, expand at most one node, play out, back up.
-    pub fn iterate(&mut self, walk: &mut Walk<G>, root: &G) {
+    /// One iteration: descend, expand at most one node, play out, back up;
+    /// an exact search on the way gives up when `stop` says so.
+    pub fn iterate(&mut self, walk: &mut Walk<G>, root: &G, stop: &dyn Fn() -> bool) {
         let leaf = self.descend(walk, root, false);
         self.note_path(walk);
         let outcome = match leaf {
@@ -143,7 +144,7 @@ impl<G: Game> Worker<G> {
             Leaf::Expand(_) => unreachable!("a descent that does not defer expands"),
         };
         walk.learn_replies(outcome.scored);
-        let proved = walk.solve_job();
+        let proved = walk.solve_job(stop);
         self.backup(walk, outcome);
         if let Some(p) = proved {
             self.settle(walk, p);

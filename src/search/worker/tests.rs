@@ -25,7 +25,7 @@ fn no_node_adds_a_move_twice() {
     let mut w = Worker::new(&root, &config, 7, 1 << 20);
     let mut thread = Walk::new(&(), 7, reply_table::<Hex<5>>(true));
     for _ in 0..20_000 {
-        w.iterate(&mut thread, &root);
+        w.iterate(&mut thread, &root, &|| false);
     }
     let mut nodes = Vec::new();
     walk(&w.tree, ROOT, &mut nodes);
@@ -119,7 +119,7 @@ fn worse_ranks_wait_below_the_root_but_the_root_tries_every_move() {
         let mut w = Worker::new(&root, &config, 5, 1 << 20);
         let mut thread = Walk::new(&(), 5, None);
         for _ in 0..20_000 {
-            w.iterate(&mut thread, &root);
+            w.iterate(&mut thread, &root, &|| false);
         }
         w
     };
@@ -160,7 +160,7 @@ fn a_kept_tree_gives_its_wide_nodes_their_max_trees_back() {
     let mut w = Worker::new(&root, &config, 7, 1 << 22);
     let mut thread = Walk::new(&(), 7, reply_table::<Hex<8>>(true));
     for _ in 0..50_000 {
-        w.iterate(&mut thread, &root);
+        w.iterate(&mut thread, &root, &|| false);
     }
     let first = w.tree.node(ROOT).first;
     let (slot, kept) = (w.tree.children(ROOT).iter().enumerate())
@@ -181,7 +181,7 @@ fn a_kept_tree_gives_its_wide_nodes_their_max_trees_back() {
     assert_eq!(chosen, w.tables.scan(w.tree.children(ROOT), scale).0);
     // The search goes on with it, and the root's children stay whole.
     for _ in 0..5_000 {
-        w.iterate(&mut thread, &root);
+        w.iterate(&mut thread, &root, &|| false);
     }
     assert_eq!(w.tree.node(ROOT).visits, n.visits + 5_000);
 }

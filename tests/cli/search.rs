@@ -75,3 +75,41 @@ fn bad_arguments_are_errors() {
     let out = cabra(&["search", "no/such/file.caminos"]);
     assert!(!out.status.success());
 }
+
+/// Whether playing `mv` at the end of `file` leaves the opponent a win in one.
+fn leaves_a_win_in_one(file: &str, mv: &str) -> bool {
+    let text = std::fs::read_to_string(file).unwrap();
+    let mut pos = cabra::game::record::parse_game(&text).unwrap();
+    pos.play_move(cabra::game::parse_move(mv).unwrap());
+    !pos.status().is_over() && pos.winning_move().is_some()
+}
+
+#[test]
+fn a_lost_position_still_stops_a_win_in_one() {
+    // Player 2 is lost, player 1 threatens a bridge at once, and one
+    // placement of player 2 stops it: the engine makes player 1 find the
+    // win instead of handing it over (it played O T0 420 at these settings).
+    let file = "games/must-block-lost.caminos";
+    for seed in ["0", "1", "3", "6"] {
+        let r = search_json(&[
+            file,
+            "--iterations",
+            "20k",
+            "--threads",
+            "1",
+            "--seed",
+            seed,
+        ]);
+        assert_eq!(r["proven"], "loss", "seed {seed}");
+        let best = r["best"].as_str().unwrap();
+        assert!(!leaves_a_win_in_one(file, best), "seed {seed}: {best}");
+    }
+    let out = cabra_with_input(
+        &["gtp", "--threads", "1", "--iterations", "20k"],
+        &format!("loadcaminos {file}\ngenmove 2\n"),
+    );
+    let text = stdout(&out);
+    let answer = text.lines().filter(|l| l.starts_with('=')).nth(1).unwrap();
+    let mv = answer.trim_start_matches('=').trim();
+    assert!(!leaves_a_win_in_one(file, mv), "gtp genmove: {mv}");
+}

@@ -20,7 +20,7 @@ import subprocess
 import sys
 
 
-def analyse(cabra, queries):
+def analyze(cabra, queries):
     """Runs the queries through one `cabra analysis`; {id: [answers]}."""
     engine = subprocess.Popen(
         [cabra, "analysis", "--threads", "1", "--seed", "1"],
@@ -68,7 +68,7 @@ def main():
     limit = {"iterations": args.iterations}
 
     # Round 1: every position of every game.
-    first = analyse(
+    first = analyze(
         args.cabra,
         [{"id": i, "game": g.read_text(), "turns": "all", **limit} for i, g in enumerate(games)],
     )
@@ -84,7 +84,7 @@ def main():
                 second_queries.append(
                     {"id": f"{i}:{t}", "rules": a["rules"], "moves": played[:t] + [a["best"]], **limit}
                 )
-    second = analyse(args.cabra, second_queries)
+    second = analyze(args.cabra, second_queries)
 
     for i, path in enumerate(games):
         by_turn = turns[i]

@@ -9,7 +9,7 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use cabra::engine::{Budget, Engine, EngineConfig};
+use cabra::engine::{Budget, EngineConfig, EngineHandle, Request, defaults};
 use cabra::game::Position;
 
 /// Placements searched: the opening and the middle game.
@@ -28,7 +28,12 @@ fn main() -> ExitCode {
         eprintln!("usage: kept_tree_speed ENGINE MILLISECONDS SEED");
         return ExitCode::from(2);
     };
-    let mut engine = Engine::new(config, seed);
+    let config = EngineConfig {
+        seed: Some(seed),
+        threads: config.threads.or(Some(1)),
+        ..config
+    };
+    let engine = EngineHandle::new(config, &defaults::SEARCH);
     let mut pos = Position::default();
     let budget = Budget::time(Duration::from_millis(ms));
     let mut speeds = Vec::new();
@@ -36,7 +41,12 @@ fn main() -> ExitCode {
         if pos.status().is_over() {
             break;
         }
-        let report = engine.think(&pos, budget, &mut |_| {}).report;
+        let request = Request::new(pos).limits(budget);
+        let Ok(thought) = engine.search(request) else {
+            eprintln!("the engine failed");
+            return ExitCode::FAILURE;
+        };
+        let report = thought.report;
         let Some(best) = report.best else { break };
         println!(
             "{placement:2} {best:<10} {:>7.0} iterations/s, {:>9} nodes",

@@ -35,10 +35,10 @@ enum Command {
     /// Play a game in an interactive session, against the engine or not (see docs/PLAY.md).
     #[command(allow_negative_numbers = true)]
     Play(cli::play::PlayArgs),
-    /// Analyse a game: the engine's view of every placement, marking mistakes.
+    /// Analyze a game: the engine's view of every placement, marking mistakes.
     #[command(allow_negative_numbers = true)]
     Analyze(cli::analyze::AnalyzeArgs),
-    /// A JSON-lines analysis engine for scripts: one query per line in, one answer per analysed turn out (see docs/PROTOCOL.md).
+    /// A JSON-lines analysis engine for scripts: one query per line in, one answer per analyzed turn out (see docs/PROTOCOL.md).
     #[command(allow_negative_numbers = true)]
     Analysis(cli::analysis_cmd::AnalysisArgs),
     /// Play games between two engine configurations or programs and report the score and Elo (see docs/STRENGTH.md, docs/PROTOCOL.md).
@@ -50,7 +50,7 @@ enum Command {
     /// Count the tactical test positions (win in one, must-block, win in two) an engine solves.
     #[command(allow_negative_numbers = true)]
     Tactics(cli::tactics_cmd::TacticsArgs),
-    /// Play and analyse games in the browser: a local web server (see docs/API.md).
+    /// Play and analyze games in the browser: a local web server (see docs/API.md).
     Serve(cli::serve::ServeArgs),
     /// Speak a text protocol (GTP conventions) on standard input and output, for GUIs and tournament programs (see docs/PROTOCOL.md).
     #[command(allow_negative_numbers = true)]

@@ -4,26 +4,21 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
-use cabra::engine::analysis::{BLUNDER, INACCURACY, MISTAKE, Mark, MoveAnalysis, Summary, analyse};
-use cabra::engine::{Budget, plural};
-use cabra::search::Proven;
+use cabra::engine::analysis::{BLUNDER, INACCURACY, MISTAKE, Mark, MoveAnalysis, Summary, analyze};
+use cabra::engine::{Proven, Request, defaults, plural};
 use serde::Serialize;
 
 use super::check::GameJson;
-use super::options::{EngineOptions, RulesOptions, all_cores};
-
-/// Iterations per search when no budget is given (up to two searches per
-/// placement): a 28-placement game takes about 2 s on two cores, 4 s on one.
-pub const DEFAULT_ITERATIONS: u64 = 50_000;
+use super::options::{EngineOptions, RulesOptions};
 
 /// Arguments of `cabra analyze`.
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "Without a limit each search runs 50,000 iterations on all cores; --seed defaults to 0, \
-                  so with one thread the analysis is reproducible. Ctrl-C prints the placements analysed so far."
+                  so with one thread the analysis is reproducible. Ctrl-C prints the placements analyzed so far."
 )]
 pub struct AnalyzeArgs {
-    /// The game to analyse (a .caminos file).
+    /// The game to analyze (a .caminos file).
     pub file: PathBuf,
     #[command(flatten)]
     pub engine: EngineOptions,
@@ -80,7 +75,7 @@ fn table(a: &Analysis) -> String {
     if a.interrupted {
         let _ = writeln!(
             s,
-            "interrupted: the first {} analysed",
+            "interrupted: the first {} analyzed",
             plural(a.moves.len() as u64, "placement")
         );
     }
@@ -150,21 +145,26 @@ fn table(a: &Analysis) -> String {
 /// Runs `cabra analyze`.
 pub fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
     let pos = args.rules.load(Some(&args.file))?.position;
-    let mut engine = args
-        .engine
-        .engine(all_cores(), Budget::iterations(DEFAULT_ITERATIONS), 0);
-    let budget = engine.budget();
-    let stop = engine.stop_flag();
-    super::signals::stop_on_signal(stop.clone())?;
+    let engine = args.engine.handle(&defaults::ANALYZE);
+    let config = engine.config();
+    // Every search of the analysis has the limits of the first.
+    let budget = engine.budget(&Request::analysis(pos));
+    let stopper = engine.stopper();
+    super::signals::stop_on_signal(move || stopper.stop())?;
     let bar = indicatif::ProgressBar::new(pos.plies() as u64).with_style(
         indicatif::ProgressStyle::with_template(
-            "analysing {bar:30} {pos}/{len} placements, {elapsed} (Ctrl-C stops)",
+            "analyzing {bar:30} {pos}/{len} placements, {elapsed} (Ctrl-C stops)",
         )
         .expect("a valid template"),
     );
-    let (moves, summary) = analyse(&mut engine, &pos, budget, &mut |done, _| {
-        bar.set_position(done as u64);
+    let shown = bar.clone();
+    let job = engine.spawn(move |t| {
+        let mut quiet = |_: &cabra::engine::Progress| {};
+        analyze(t, &pos, None, &mut quiet, &mut |done, _| {
+            shown.set_position(done as u64);
+        })
     });
+    let (moves, summary) = job.wait()?;
     bar.finish_and_clear();
     let mut budget_json = serde_json::Map::new();
     if let Some(t) = budget.time {
@@ -180,9 +180,9 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
         file: args.file.display().to_string(),
         budget: budget_json.into(),
         budget_text: budget.to_string(),
-        engine: engine.config().name.clone(),
-        threads: engine.threads(),
-        seed: engine.seed(),
+        engine: config.name.clone(),
+        threads: config.threads.unwrap_or(1),
+        seed: config.seed.unwrap_or(0),
         thresholds: serde_json::json!({
             "inaccuracy": INACCURACY,
             "mistake": MISTAKE,

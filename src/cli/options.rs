@@ -7,7 +7,10 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::bail;
-use cabra::engine::{Budget, Engine, EngineConfig, parse_count, parse_duration, parse_threads};
+use cabra::engine::defaults::{Defaults, Options};
+use cabra::engine::{
+    Budget, EngineConfig, EngineHandle, parse_count, parse_duration, parse_threads,
+};
 use cabra::game::record::Record;
 use cabra::game::{Position, Rules};
 
@@ -126,28 +129,12 @@ impl BudgetOptions {
         }
     }
 
-    /// The budget of `config` if it sets one, else these options', else
-    /// `default`: a limit in the engine configuration wins.
-    pub fn budget_for(&self, config: &EngineConfig, default: Budget) -> Budget {
-        let own = Budget {
-            time: config.time,
-            iterations: config.iterations,
-            nodes: config.nodes,
-            ..Budget::UNLIMITED
-        };
-        own.or(self.budget()).or(default)
-    }
-
-    /// `config` with its threads and limits filled in where it leaves
-    /// them open, from these options or the defaults.
-    pub fn complete(&self, config: &EngineConfig, threads: usize, default: Budget) -> EngineConfig {
-        let budget = self.budget_for(config, default);
-        EngineConfig {
-            threads: config.threads.or(self.threads).or(Some(threads)),
-            time: budget.time,
-            iterations: budget.iterations,
-            nodes: budget.nodes,
-            ..config.clone()
+    /// What these options say of the engine.
+    pub fn options(&self) -> Options {
+        Options {
+            budget: self.budget(),
+            threads: self.threads,
+            seed: self.seed,
         }
     }
 }
@@ -158,8 +145,8 @@ impl BudgetOptions {
 pub struct EngineOptions {
     /// The engine configuration: a name (default, baseline) and/or
     /// key=value pairs, e.g. "default,c=0.3" (`cabra engines` lists them).
-    /// A limit in it (time=, iterations=, nodes=, threads=) wins over the
-    /// options below.
+    /// A limit, thread count or seed in it (time=, iterations=, nodes=,
+    /// threads=, seed=) wins over the options below.
     #[arg(long, value_parser = parse_engine, default_value = "default", value_name = "CONFIG")]
     pub engine: EngineConfig,
     #[command(flatten)]
@@ -167,17 +154,22 @@ pub struct EngineOptions {
 }
 
 impl EngineOptions {
-    /// The engine with its configuration completed from the options and
-    /// these defaults, seeded with `--seed` or `seed`.
-    pub fn engine(&self, threads: usize, default: Budget, seed: u64) -> Engine {
-        let config = self.budget.complete(&self.engine, threads, default);
-        Engine::new(config, self.budget.seed.unwrap_or(seed))
+    /// The configuration completed for the front end of `defaults`: its
+    /// limits, threads and seed from the configuration, then the options,
+    /// then the front end's defaults.
+    pub fn config(&self, defaults: &Defaults) -> EngineConfig {
+        self.budget.options().complete(&self.engine, defaults)
+    }
+
+    /// The engine of the front end of `defaults`.
+    pub fn handle(&self, defaults: &Defaults) -> EngineHandle {
+        EngineHandle::new(self.config(defaults), defaults)
     }
 }
 
 /// All cores of the machine.
 pub fn all_cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    cabra::engine::defaults::all_cores()
 }
 
 /// Ends the program with a usage error (exit status 2), as clap does for a

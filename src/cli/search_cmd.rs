@@ -1,15 +1,11 @@
 //! `cabra search`: search a position and print the report.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use anyhow::Context;
-use cabra::engine::Budget;
+use cabra::engine::{ReportView, Request, defaults};
 
-use super::options::{EngineOptions, RulesOptions, all_cores};
-
-/// The budget when none is given, so that the command always ends.
-const DEFAULT_TIME: Duration = Duration::from_secs(1);
+use super::options::{EngineOptions, RulesOptions};
 
 /// Arguments of `cabra search`.
 #[derive(clap::Args, Debug)]
@@ -30,26 +26,18 @@ pub struct SearchArgs {
 /// Runs `cabra search`.
 pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
     let pos = args.rules.load(args.file.as_deref())?.position;
-    let mut engine = args
-        .engine
-        .engine(all_cores(), Budget::time(DEFAULT_TIME), 0);
-    let budget = engine.budget();
-    let report = engine
-        .think(&pos, budget, &mut |_| {})
-        .report
-        .map_moves(|m| m.to_string());
+    let engine = args.engine.handle(&defaults::SEARCH);
+    let thought = engine.search(Request::new(pos))?;
+    let view = ReportView::of(&pos, &thought);
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string(&report).context("writing JSON")?
-        );
+        println!("{}", serde_json::to_string(&view).context("writing JSON")?);
     } else {
         let mut text = format!(
             "position after {}, {}\n",
             crate::cli::render::moves_of(&pos, pos.plies()),
             super::render::status_line(&pos)
         );
-        text.push_str(&report.to_table());
+        text.push_str(&view.table(usize::MAX));
         super::style::print(&text);
     }
     Ok(())

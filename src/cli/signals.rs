@@ -53,16 +53,22 @@ pub fn on_termination(action: impl Fn() + Send + 'static) {
     let _ = action;
 }
 
-/// Raises `flag` on the first Ctrl-C, SIGTERM or SIGHUP; a second Ctrl-C
+/// Calls `stop` on the first Ctrl-C, SIGTERM or SIGHUP; a second Ctrl-C
 /// ends the program at once (status 130).
-pub fn stop_on_signal(flag: Arc<AtomicBool>) -> anyhow::Result<()> {
-    let f = flag.clone();
+pub fn stop_on_signal(stop: impl Fn() + Send + Sync + 'static) -> anyhow::Result<()> {
+    let stop = Arc::new(stop);
+    let first = Arc::new(AtomicBool::new(false));
+    let (s, f) = (stop.clone(), first.clone());
     ctrlc::set_handler(move || {
         if f.swap(true, Ordering::SeqCst) {
             std::process::exit(130);
         }
+        s();
     })?;
-    on_termination(move || flag.store(true, Ordering::SeqCst));
+    on_termination(move || {
+        first.store(true, Ordering::SeqCst);
+        stop();
+    });
     Ok(())
 }
 

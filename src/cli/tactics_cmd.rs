@@ -4,16 +4,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use cabra::engine::tactics::{Kind, SUITE, kind_in, solves};
-use cabra::engine::{Budget, Engine};
+use cabra::engine::{Request, defaults};
 use cabra::game::Position;
 use cabra::game::record::parse_record;
 use serde::Serialize;
 
 use super::files::read_input;
 use super::options::EngineOptions;
-
-/// Iterations per position when no budget is given.
-const DEFAULT_ITERATIONS: u64 = 100_000;
 
 /// Arguments of `cabra tactics`.
 #[derive(clap::Args, Debug)]
@@ -96,17 +93,15 @@ fn load(name: &str, bytes: &[u8]) -> anyhow::Result<(Position, Kind)> {
 /// Runs `cabra tactics`.
 pub fn run(args: &TacticsArgs) -> anyhow::Result<()> {
     let files = tests(args.path.as_deref())?;
-    let template: Engine = args
-        .engine
-        .engine(1, Budget::iterations(DEFAULT_ITERATIONS), 1);
+    let engine = args.engine.handle(&defaults::TACTICS);
     let mut positions = Vec::new();
     let mut text = String::new();
     for (name, bytes) in &files {
         let (pos, kind) = load(name, bytes)?;
-        let mut engine = Engine::new(template.config().clone(), template.seed());
-        let report = engine.choose(&pos);
+        // Each position from scratch, as a move to play.
+        let report = engine.search(Request::new(pos).fresh())?.report;
         let best = report.best;
-        let proven = report.proven.map(|p| format!("{p:?}").to_lowercase());
+        let proven = report.proven.map(|p| p.word().to_string());
         let solved = best
             .and_then(|m| m.placement())
             .is_some_and(|m| solves(&pos, kind, m));

@@ -94,7 +94,7 @@ impl Game for Position {
 
     #[inline]
     fn rescore<R: RngCore>(&self, policy: &Policy, rng: &mut R, result: Outcome) -> Outcome {
-        score::outcome(self, result, rng, policy.score)
+        score::outcome(self, result, rng, policy.pscore)
     }
 
     fn solve(

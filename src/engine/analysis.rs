@@ -17,12 +17,10 @@
 //!   `inaccuracy` when the loss reaches [`BLUNDER`], [`MISTAKE`] or
 //!   [`INACCURACY`].
 
-use std::sync::atomic::Ordering;
-
 use serde::Serialize;
 
 use super::budget::Budget;
-use super::thinking::Engine;
+use super::handle::{Listener, Request, Thinker};
 use crate::game::{MOVE_COUNT, Move, Player, Position, Status};
 use crate::search::{Proven, Report};
 
@@ -137,10 +135,17 @@ fn exact(p: Option<Proven>, estimate: f64) -> f64 {
 }
 
 /// Searches `pos` from scratch (so that every position gets the same
-/// effort and the values compare fairly).
-fn evaluate(engine: &mut Engine, pos: &Position, budget: Budget) -> Eval {
-    engine.forget();
-    let t = engine.think(pos, budget, &mut |_| {});
+/// effort and the values compare fairly), with every root move listed (to
+/// read the proof of the one played).
+fn evaluate(
+    thinker: &mut Thinker,
+    pos: &Position,
+    limits: Option<Budget>,
+    listener: &mut dyn Listener,
+) -> Eval {
+    let mut request = Request::analysis(*pos).fresh().top_moves(MOVE_COUNT);
+    request.limits = limits;
+    let t = thinker.search(&request, listener);
     Eval {
         best: t.report.best,
         winrate: t.report.winrate,
@@ -164,42 +169,42 @@ fn value_after(eval: Option<&Eval>, after: &Position, mover: Player) -> (f64, Op
     }
 }
 
-/// Analyses the game `pos` (every placement of its history). `progress`
-/// is told how many placements of how many are done.
+/// Analyses the game `pos` (every placement of its history), each search
+/// with `limits` (`None`: the engine's). `listener` hears each search's
+/// progress (and may stop the analysis); `progress` is told how many
+/// placements of how many are done.
 ///
 /// Both win probabilities of a placement are measured the same way, by a
 /// search of the position after it: the engine's own choice at `i` is
 /// played and searched like the placement played (when they differ), so a
 /// search's optimism for the side to move cancels out in the loss.
 ///
-/// The search stops early (what is finished is returned) when the
-/// engine's stop flag is raised.
-pub fn analyse(
-    engine: &mut Engine,
+/// The analysis stops early (what is finished is returned) when its job
+/// is stopped.
+pub fn analyze(
+    thinker: &mut Thinker,
     pos: &Position,
-    budget: Budget,
+    limits: Option<Budget>,
+    listener: &mut dyn Listener,
     progress: &mut dyn FnMut(usize, usize),
 ) -> (Vec<MoveAnalysis>, [Summary; 2]) {
     let history = pos.moves();
     let n = history.len();
-    // Every root move in the report, to read the proof of the one played.
-    engine.set_top_moves(MOVE_COUNT);
-    let stop = engine.stop_flag();
     let mut positions = vec![Position::with_rules(pos.rules())];
     for &m in history {
         let mut next = *positions.last().expect("not empty");
         next.play_move(m);
         positions.push(next);
     }
-    let search = |engine: &mut Engine, p: &Position| {
-        (!p.status().is_over()).then(|| evaluate(engine, p, budget))
+    let mut search = |thinker: &mut Thinker, p: &Position| {
+        (!p.status().is_over()).then(|| evaluate(thinker, p, limits, listener))
     };
     let mut moves = Vec::with_capacity(n);
-    let mut here = search(engine, &positions[0]);
+    let mut here = search(thinker, &positions[0]);
     for (i, &played) in history.iter().enumerate() {
         progress(i, n);
         let mover = positions[i].to_move();
-        let next = search(engine, &positions[i + 1]);
+        let next = search(thinker, &positions[i + 1]);
         let eval = here
             .as_ref()
             .expect("a placement was made, so the game was on");
@@ -222,7 +227,7 @@ pub fn analyse(
         } else {
             let mut alt = positions[i];
             alt.play_move(best);
-            let alt_eval = search(engine, &alt);
+            let alt_eval = search(thinker, &alt);
             let (v, p) = value_after(alt_eval.as_ref(), &alt, mover);
             let proven = eval.proven.or(p);
             (exact(proven, v), proven)
@@ -241,7 +246,7 @@ pub fn analyse(
         } else {
             None
         };
-        if stop.load(Ordering::SeqCst) {
+        if thinker.stopped() {
             // A search was cut short: this placement's values are not sound.
             break;
         }

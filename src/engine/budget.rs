@@ -58,6 +58,61 @@ impl Budget {
         if self.is_unlimited() { fallback } else { self }
     }
 
+    /// The limits of one search, from the layers that may set them, in
+    /// this order (the one documented order of precedence, for every front
+    /// end):
+    ///
+    /// 1. `request`: what the front end asks of this search (a query's
+    ///    `iterations`, the page's thinking time, `set time` in `play`,
+    ///    `cabra-set time` in `gtp`); `Some(Budget::UNLIMITED)` asks for a
+    ///    search that runs until it is stopped;
+    /// 2. `config`: the engine configuration's `time`, `iterations` and
+    ///    `nodes`, which the command's options (`--time`, ...) filled in
+    ///    where it set none ([`super::defaults::Options::complete`]);
+    /// 3. `default`: the front end's default ([`super::defaults`]), when
+    ///    the search is not on a game clock.
+    ///
+    /// The first layer that sets any limit gives all of them. On a game
+    /// clock, `allocation` (the move's share of the clock) then caps the
+    /// time, whatever the layer, and `early_stop` says whether the search
+    /// may end once its move is settled.
+    ///
+    /// ```
+    /// use cabra::engine::Budget;
+    /// use std::time::Duration;
+    /// let ms = Duration::from_millis;
+    /// let (config, default) = (Budget::time(ms(500)), Budget::time(ms(1000)));
+    /// assert_eq!(Budget::resolve(None, config, default, None, false), config);
+    /// let asked = Budget::iterations(100);
+    /// assert_eq!(Budget::resolve(Some(asked), config, default, None, false), asked);
+    /// assert_eq!(Budget::resolve(None, Budget::UNLIMITED, default, None, false), default);
+    /// // On a clock that allows 200 ms, a 500 ms limit gives way; the
+    /// // clock alone sets the time where no limit is set.
+    /// let b = Budget::resolve(None, config, default, Some(ms(200)), true);
+    /// assert_eq!((b.time, b.early_stop), (Some(ms(200)), true));
+    /// let b = Budget::resolve(None, Budget::UNLIMITED, default, Some(ms(1500)), false);
+    /// assert_eq!(b.time, Some(ms(1500)));
+    /// ```
+    pub fn resolve(
+        request: Option<Budget>,
+        config: Budget,
+        default: Budget,
+        allocation: Option<Duration>,
+        early_stop: bool,
+    ) -> Budget {
+        let mut budget = match request {
+            Some(asked) => asked,
+            None if allocation.is_some() => config,
+            None => config.or(default),
+        };
+        budget.early_stop = false;
+        if let Some(share) = allocation {
+            budget.time = Some(budget.time.map_or(share, |t| t.min(share)));
+            budget.early_stop = early_stop;
+        }
+        budget
+    }
+
     /// How far through the budget a search is, 0 to 1 (0 when unlimited).
     pub fn fraction(&self, elapsed: Duration, iterations: u64, nodes: u64) -> f64 {
         let t = self

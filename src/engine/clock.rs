@@ -3,12 +3,12 @@
 //! same share for its GTP clock.
 //!
 //! A search on the clock may also stop early ([`super::Budget::early_stop`]),
-//! and the time it saves stays on the clock for the placements to come.
+//! and the time it saves stays on the clock for the placements to come;
+//! [`super::Budget::resolve`] says how the clock and other limits combine.
 
 use std::fmt;
 use std::time::Duration;
 
-use super::budget::Budget;
 use super::units::{format_duration, parse_duration};
 use crate::game::{Piece, Position};
 
@@ -67,6 +67,22 @@ impl fmt::Display for TimeControl {
     }
 }
 
+/// A player's clock at its turn, in a game on a clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OnClock {
+    /// The time left on the player's clock.
+    pub left: Duration,
+    /// The increment added after the placement.
+    pub increment: Duration,
+}
+
+impl OnClock {
+    /// The time the side to move of `pos` aims to spend on its placement.
+    pub fn allocation(&self, pos: &Position) -> Duration {
+        allocation(self.left, self.increment, pos)
+    }
+}
+
 /// The share of `left` (main time, no placements counted) that the side
 /// to move of `pos` spends on its next placement. A game lasts at most as
 /// long as the pieces in hand and usually ends sooner: a little more than
@@ -93,17 +109,6 @@ pub fn allocation(left: Duration, increment: Duration, pos: &Position) -> Durati
         .saturating_sub(OVERHEAD)
         .max(MIN_THINK)
         .min(left.mul_f64(0.8))
-}
-
-/// The budget of a search on the clock: the [`allocation`], stopping
-/// early once the placement is settled when `early_stop` (the engine's
-/// `earlystop` key) says so.
-pub fn budget(left: Duration, increment: Duration, pos: &Position, early_stop: bool) -> Budget {
-    Budget {
-        time: Some(allocation(left, increment, pos)),
-        early_stop,
-        ..Budget::UNLIMITED
-    }
 }
 
 #[cfg(test)]

@@ -3,8 +3,15 @@
 //! - [`adapter`]: a [`crate::game::Position`] as a [`crate::search::Game`];
 //! - [`playout`]: the playout policies, one small file each, chained;
 //! - [`config`]: the one configuration type and its table of keys;
-//! - [`Engine`] (`thinking.rs`): the search kept along the game, sliced
-//!   with progress, stoppable, within a [`Budget`];
+//! - [`defaults`]: what each front end asks of the engine by default;
+//! - [`EngineHandle`] (`handle.rs`): the one way a search starts: it owns
+//!   the engine and its threads, runs [`Request`]s as [`Job`]s that report,
+//!   stop and keep their time ([`Budget::resolve`] settles the limits);
+//! - [`Engine`] (`engine.rs`): the search kept along the game, cut into
+//!   slices (`sliced.rs`), with the swindle of lost positions
+//!   (`swindle.rs`);
+//! - [`memory`]: one memory budget for the trees of several engines;
+//! - [`view`]: the report as every front end shows it;
 //! - [`clock`]: time controls and the time a placement gets on a clock;
 //! - [`analysis`]: the engine's review of a whole game;
 //! - [`matches`], [`elo`]: games between engines and their score;
@@ -16,20 +23,35 @@ pub mod analysis;
 mod budget;
 pub mod clock;
 pub mod config;
+pub mod defaults;
 pub mod elo;
 pub mod endgame;
+#[allow(clippy::module_inception)]
+mod engine;
+mod handle;
 pub mod matches;
+pub mod memory;
 pub mod playout;
 pub mod prior;
+mod sliced;
 mod swindle;
 pub mod tactics;
-mod thinking;
 pub mod units;
+pub mod view;
 
 pub use budget::Budget;
 pub use config::{EngineConfig, KEYS, MAX_THREADS, parse_threads};
-pub use thinking::{DEFAULT_SLICE, Engine, Progress, Thought};
+pub use engine::{DEFAULT_REPORT_EVERY, Engine, Progress, Purpose, Thought};
+pub use handle::{
+    DEFAULT_TOP_MOVES, EngineHandle, Failed, Job, Listener, Request, Stopper, Thinker,
+};
+pub use memory::TreeMemory;
 pub use units::{MAX_COUNT, format_duration, group, parse_count, parse_duration, plural};
+pub use view::{MoveView, ReportView};
+
+/// A search's report and its proven values, as the engine gives them to
+/// front ends (which need not know the generic search below).
+pub use crate::search::{MoveStats, Proven, Report};
 
 #[cfg(test)]
 pub(crate) mod tests {
@@ -43,6 +65,8 @@ pub(crate) mod tests {
     use crate::game::record::parse_game;
     use crate::game::{PLACEMENT_COUNT, Placement, Position};
     use crate::search::Replies;
+
+    pub use super::engine::tests::think;
 
     /// The position of the tactical test `name` (e.g. `win1-1`).
     pub fn tactic(name: &str) -> Position {

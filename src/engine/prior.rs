@@ -210,7 +210,7 @@ mod search_tests {
     /// The root moves a short search tried, with the prior on or off.
     fn tried(pos: &Position, ranked: bool, iterations: u64) -> Vec<Placement> {
         let config = SearchConfig {
-            ranked,
+            prior: ranked,
             top_moves: 10_000,
             ..SearchConfig::default()
         };

@@ -208,7 +208,7 @@ fn keeps_draw(pos: &Position, mv: Move, endgame: &mut Endgame, stop: &dyn Fn() -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Engine, EngineConfig};
+
     use crate::game::record::parse_game;
     use crate::search::Game;
 
@@ -234,10 +234,8 @@ mod tests {
     }
 
     fn think(config: &str, pos: &Position) -> Report<Move> {
-        let mut engine = Engine::new(EngineConfig::parse(config).unwrap(), 1);
-        engine
-            .think(pos, Budget::iterations(100_000), &mut |_| {})
-            .report
+        let config = format!("{config},seed=1");
+        crate::engine::tests::think(&config, pos, Budget::iterations(100_000)).report
     }
 
     #[test]

@@ -48,6 +48,56 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     }
 }
 
+/// Reads an amount of memory: a number with a unit `K`, `M` or `G` (powers
+/// of 1,024, with or without `B` or `iB`), e.g. `512M`, `1GiB`, `1.5G`.
+///
+/// ```
+/// use cabra::engine::units::{format_bytes, parse_bytes};
+/// assert_eq!(parse_bytes("512M"), Ok(512 << 20));
+/// assert_eq!(parse_bytes("1GiB"), Ok(1 << 30));
+/// assert_eq!(parse_bytes("1.5gb"), Ok(3 << 29));
+/// assert_eq!(format_bytes(3 << 29), "1.5GiB");
+/// assert!(parse_bytes("12").is_err() && parse_bytes("0M").is_err());
+/// ```
+pub fn parse_bytes(text: &str) -> Result<usize, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let bad = || format!("'{t}' is not an amount of memory like 512M or 2G");
+    let value: f64 = num.parse().map_err(|_| bad())?;
+    let unit = unit.trim().to_ascii_lowercase();
+    let scale = match unit.trim_end_matches('b').trim_end_matches('i') {
+        "k" => 1u64 << 10,
+        "m" => 1 << 20,
+        "g" => 1 << 30,
+        "t" => 1 << 40,
+        _ => return Err(bad()),
+    };
+    let bytes = value * scale as f64;
+    if !(bytes >= 1.0 && bytes <= (1u64 << 50) as f64) {
+        return Err(format!(
+            "'{t}' is out of range (more than 0, at most 1024T)"
+        ));
+    }
+    Ok(bytes as usize)
+}
+
+/// `512MiB`, `1.5GiB`: an amount of memory for people.
+pub fn format_bytes(bytes: usize) -> String {
+    let b = bytes as f64;
+    let (value, unit) = if b >= (1u64 << 30) as f64 {
+        (b / (1u64 << 30) as f64, "GiB")
+    } else if b >= (1u64 << 20) as f64 {
+        (b / (1u64 << 20) as f64, "MiB")
+    } else {
+        (b / 1024.0, "KiB")
+    };
+    let text = format!("{value:.1}");
+    format!("{}{unit}", text.trim_end_matches(".0"))
+}
+
 /// `2s`, `250ms`, `1.5s`, `2m`: the short form [`parse_duration`] reads back.
 pub fn format_duration(d: Duration) -> String {
     let ms = d.as_millis();

@@ -39,15 +39,15 @@ pub struct SearchConfig {
     /// Keep one table of last good replies ([`super::Replies`]) per search,
     /// learned from the iterations of all its threads and passed to their
     /// playouts.
-    pub replies: bool,
+    pub reply: bool,
     /// Ask the game's exact search ([`super::Game::solve`]) about nodes once
     /// they have 64, 256, 1024, ... visits, with a budget of half their
     /// visits (all of them at the root); what it proves is a proof in
     /// the tree. Needs `solver`.
-    pub exact: bool,
+    pub endgame: bool,
     /// Nodes try their untried moves by rank ([`super::Game::rank`]),
     /// best rank first, in a shuffled order within a rank.
-    pub ranked: bool,
+    pub prior: bool,
     /// How many root moves the report lists.
     pub top_moves: usize,
 }
@@ -63,9 +63,9 @@ impl Default for SearchConfig {
             win_check: true,
             threats: true,
             threat_visits: DEFAULT_THREAT_VISITS,
-            replies: true,
-            exact: true,
-            ranked: true,
+            reply: true,
+            endgame: true,
+            prior: true,
             top_moves: 10,
         }
     }

@@ -54,7 +54,7 @@ impl<G: Game> Searcher<G> {
         let threads = config.threads.max(1);
         let seed = thread_seed(config.seed, 0);
         let worker = Worker::new(&root, &config, seed, config.node_cap);
-        let replies = reply_table::<G>(config.replies);
+        let replies = reply_table::<G>(config.reply);
         let walks = (0..threads)
             .map(|i| Walk::new(&playout, thread_seed(config.seed, i), replies.clone()))
             .collect();
@@ -97,6 +97,20 @@ impl<G: Game> Searcher<G> {
     /// Arena slots of the tree (nodes plus spare room), for memory estimates.
     pub fn slots(&self) -> usize {
         self.worker.tree.slots()
+    }
+
+    /// Bytes the tree holds (its arena as written, its max-trees and root
+    /// statistics).
+    pub fn memory(&self) -> usize {
+        self.worker.bytes()
+    }
+
+    /// The most nodes the tree may hold from the next search on (the
+    /// configuration's [`SearchConfig::node_cap`] until this is called). A
+    /// tree already larger keeps its nodes but grows no more.
+    pub fn set_node_cap(&mut self, cap: usize) {
+        self.config.node_cap = cap.max(1);
+        self.worker.set_node_cap(cap);
     }
 
     /// Searches the current position until a limit is reached and reports.
@@ -395,7 +409,7 @@ mod tests {
     fn the_threads_of_a_search_teach_one_reply_table() {
         let config = SearchConfig {
             threads: 2,
-            replies: true,
+            reply: true,
             ..SearchConfig::default()
         };
         let mut s = Searcher::new(Hex::<5>::new(), config);

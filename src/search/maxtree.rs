@@ -38,6 +38,12 @@ pub(crate) struct MaxTrees {
 }
 
 impl MaxTrees {
+    /// Bytes held by the keys and their bookkeeping.
+    pub fn bytes(&self) -> usize {
+        let free: usize = self.free.iter().map(|f| f.capacity() * 4).sum();
+        self.keys.len() * 4 + self.metas.capacity() * std::mem::size_of::<Meta>() + free
+    }
+
     /// Creates a max-tree with room for `cap` children (a power of two),
     /// every key at minus infinity.
     pub fn create(&mut self, cap: usize) -> u32 {

@@ -18,6 +18,18 @@ pub enum Proven {
     Draw,
 }
 
+impl Proven {
+    /// The one word for it, everywhere a result is shown or written:
+    /// `win`, `loss` or `draw` (as in JSON).
+    pub fn word(self) -> &'static str {
+        match self {
+            Proven::Win => "win",
+            Proven::Loss => "loss",
+            Proven::Draw => "draw",
+        }
+    }
+}
+
 /// Statistics of one root move.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MoveStats<M> {
@@ -88,67 +100,5 @@ impl<M> Report<M> {
                 .collect(),
             threads: self.threads,
         }
-    }
-}
-
-impl<M: std::fmt::Display> Report<M> {
-    /// A readable multi-line summary: the verdict, the speed, the PV and a
-    /// table of the top moves.
-    pub fn to_table(&self) -> String {
-        use std::fmt::Write;
-        let mut s = String::new();
-        let proven = |p: Option<Proven>| match p {
-            Some(Proven::Win) => "won",
-            Some(Proven::Loss) => "lost",
-            Some(Proven::Draw) => "drawn",
-            None => "",
-        };
-        match &self.best {
-            Some(m) => {
-                let _ = write!(s, "best {m}  winrate {:.1}%", 100.0 * self.winrate);
-            }
-            None => s.push_str("best (none: the game is over)"),
-        }
-        if self.proven.is_some() {
-            let _ = write!(s, "  proven {}", proven(self.proven));
-        }
-        let _ = writeln!(
-            s,
-            "\n{} iterations, {} nodes, {:.3} s, {:.0} iterations/s, {} thread{}",
-            self.iterations,
-            self.nodes,
-            self.seconds,
-            self.iterations_per_second,
-            self.threads,
-            if self.threads == 1 { "" } else { "s" }
-        );
-        if !self.pv.is_empty() {
-            let pv: Vec<String> = self.pv.iter().map(|m| m.to_string()).collect();
-            let _ = writeln!(s, "pv {}", pv.join(", "));
-        }
-        if !self.top.is_empty() {
-            let width = self
-                .top
-                .iter()
-                .map(|t| t.mv.to_string().len())
-                .max()
-                .unwrap_or(4);
-            let _ = writeln!(
-                s,
-                "{:<width$}  {:>10}  {:>7}  proven",
-                "move", "visits", "winrate"
-            );
-            for t in &self.top {
-                let _ = writeln!(
-                    s,
-                    "{:<width$}  {:>10}  {:>6.1}%  {}",
-                    t.mv.to_string(),
-                    t.visits,
-                    100.0 * t.winrate,
-                    proven(t.proven)
-                );
-            }
-        }
-        s
     }
 }

@@ -157,6 +157,12 @@ impl Tree {
         self.nodes.len()
     }
 
+    /// Bytes of the arena in use (slots never written to are not counted:
+    /// the system gives them no memory until they are).
+    pub fn bytes(&self) -> usize {
+        self.nodes.len() * std::mem::size_of::<Node>()
+    }
+
     #[inline]
     pub fn node(&self, i: u32) -> &Node {
         &self.nodes[i as usize]

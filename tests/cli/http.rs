@@ -122,7 +122,7 @@ impl Server {
         v["id"].as_str().unwrap().to_string()
     }
 
-    /// Subscribes to a game's events (after its `ready` event).
+    /// Subscribes to a game's events (after its first `state` event).
     pub fn events(&self, id: &str) -> Events {
         let mut s = TcpStream::connect(&self.addr).unwrap();
         s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
@@ -145,7 +145,7 @@ impl Server {
             pending: String::new(),
         };
         let (name, _) = events.next(Duration::from_secs(10));
-        assert_eq!(name, "ready");
+        assert_eq!(name, "state");
         events
     }
 }
@@ -211,6 +211,17 @@ impl Events {
             }
             assert!(start.elapsed() < timeout, "no event within {timeout:?}");
             self.fill();
+        }
+    }
+
+    /// Skips events until a `state` for which `pred` holds; returns it.
+    pub fn wait_state(&mut self, pred: impl Fn(&Value) -> bool, timeout: Duration) -> Value {
+        let start = Instant::now();
+        loop {
+            let state = self.wait_for("state", timeout.saturating_sub(start.elapsed()));
+            if pred(&state) {
+                return state;
+            }
         }
     }
 

@@ -1,5 +1,5 @@
 //! Interrupted commands print what is finished: `analyze` the placements
-//! analysed, `match` the summary so far, `play` the code of an unsaved game.
+//! analyzed, `match` the summary so far, `play` the code of an unsaved game.
 
 use std::io::Write;
 use std::process::Child;

@@ -153,7 +153,7 @@ fn ctrl_c_at_the_terminal_stops_a_search_after_the_first_prompt() {
     t.type_keys(b"go\r");
     t.expect("thinking", 1);
     t.type_keys(b"\x03");
-    t.expect("Stopped (Ctrl-C)", 1);
+    t.expect("Stopped: here is what", 1);
     t.expect(PROMPT, 2);
     // At the prompt Ctrl-C is a key: the session goes on.
     t.type_keys(b"\x03");

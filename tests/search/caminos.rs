@@ -140,7 +140,7 @@ fn plays_the_only_placement_that_stops_a_bridge() {
     // Without the exact endgame the solver refutes every other placement
     // by the bridge it allows, and proves nothing about the safe one.
     let bridges_only = SearchConfig {
-        exact: false,
+        endgame: false,
         ..SearchConfig::default()
     };
     for threads in [1, 2] {

@@ -24,7 +24,7 @@ fn late(file: &str, left: usize) -> Position {
 
 fn search(pos: Position, exact: bool, iterations: u64) -> (Option<Proven>, Option<Move>, u64) {
     let config = SearchConfig {
-        exact,
+        endgame: exact,
         seed: 3,
         ..SearchConfig::default()
     };

@@ -4,10 +4,10 @@
 
 use crate::common::*;
 
-use cabra::engine::{Budget, Engine, EngineConfig};
+use cabra::engine::Proven;
+use cabra::engine::{Budget, EngineConfig, EngineHandle, Report, Request, defaults};
 use cabra::game::record::parse_record;
 use cabra::game::{Move, Position};
-use cabra::search::Proven;
 
 fn load(rel: &str) -> Position {
     parse_record(&std::fs::read(data(rel)).unwrap())
@@ -15,13 +15,15 @@ fn load(rel: &str) -> Position {
         .position
 }
 
-/// The default engine with one thread and a seed.
-fn engine() -> Engine {
-    let config = EngineConfig {
-        threads: Some(1),
-        ..EngineConfig::default()
-    };
-    Engine::new(config, 1)
+/// The default engine's choice at `pos` with one thread and a seed,
+/// listing `top` moves.
+fn think(pos: &Position, iterations: u64, top: usize) -> Report<Move> {
+    let config = EngineConfig::parse("threads=1,seed=1").unwrap();
+    let engine = EngineHandle::new(config, &defaults::SEARCH);
+    let request = Request::new(*pos)
+        .limits(Budget::iterations(iterations))
+        .top_moves(top);
+    engine.search(request).unwrap().report
 }
 
 /// Every placement of the side to move leaves the opponent a win in one.
@@ -45,9 +47,7 @@ fn the_engine_calls_the_time_machine_when_it_is_the_only_win() {
     after.try_play_move(Move::TimeMachine).unwrap();
     assert!(after.winning_move().is_some());
 
-    let r = engine()
-        .think(&pos, Budget::iterations(20_000), &mut |_| {})
-        .report;
+    let r = think(&pos, 20_000, 10);
     assert_eq!(r.best, Some(Move::TimeMachine));
     assert_eq!(r.proven, Some(Proven::Win));
     assert_eq!(r.pv.len(), 2, "tm, then the winning placement");
@@ -63,15 +63,11 @@ fn the_engine_does_not_call_the_time_machine_when_that_loses() {
     assert!(after.winning_move().is_none());
     assert!(every_placement_loses(&after));
 
-    let r = engine()
-        .think(&pos, Budget::iterations(20_000), &mut |_| {})
-        .report;
+    let r = think(&pos, 20_000, 10);
     assert_eq!(r.best, Some(Move::Place(win)));
     assert_eq!(r.proven, Some(Proven::Win));
     // And after the call the engine sees the loss.
-    let r = engine()
-        .think(&after, Budget::iterations(20_000), &mut |_| {})
-        .report;
+    let r = think(&after, 20_000, 10);
     assert_eq!(r.proven, Some(Proven::Loss));
 }
 
@@ -80,11 +76,7 @@ fn the_engine_does_not_call_the_time_machine_when_that_loses() {
 fn swap_choice(first: &str) -> (Move, f64, f64) {
     let text = format!("# rules: caminos swap\n{first}\n");
     let pos = parse_record(text.as_bytes()).unwrap().position;
-    let mut e = engine();
-    e.set_top_moves(3_000);
-    let r = e
-        .think(&pos, Budget::iterations(100_000), &mut |_| {})
-        .report;
+    let r = think(&pos, 100_000, 3_000);
     let swap = r
         .top
         .iter()

@@ -1,18 +1,16 @@
 //! `cabra analysis`: a JSON-lines analysis engine for scripts. One query
 //! per input line (`query.rs` says what it holds), one answer per
-//! analysed turn, written as soon as it is ready. Queries run at once on
+//! analyzed turn, written as soon as it is ready. Queries run at once on
 //! a pool of workers, each with an engine of its own, so answers to
 //! different queries may come in any order: each carries its query's id.
 
 mod query;
 
 use std::io::{self, Write};
-use std::sync::mpsc::{Receiver, sync_channel};
-use std::sync::{Arc, Mutex};
+use std::sync::mpsc;
 
-use cabra::engine::{Budget, Engine, parse_threads};
+use cabra::engine::{EngineHandle, Job, Progress, Thinker, defaults, parse_threads};
 
-use super::analyze::DEFAULT_ITERATIONS;
 use super::lines::read_line;
 use super::options::{EngineOptions, all_cores};
 use query::{Answer, Defaults, Failure, Query};
@@ -24,14 +22,14 @@ const MAX_LINE: usize = 1 << 20;
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "Reads one JSON query per line on standard input and writes one JSON answer \
-                  per analysed turn on standard output (docs/PROTOCOL.md). A query's own limits, \
+                  per analyzed turn on standard output (docs/PROTOCOL.md). A query's own limits, \
                   engine and seed win over the options; without any, each search runs 50,000 \
                   iterations. With one thread per query and a fixed seed the answers are reproducible."
 )]
 pub struct AnalysisArgs {
     #[command(flatten)]
     pub engine: EngineOptions,
-    /// Queries analysed at once [default: cores / threads per query].
+    /// Queries analyzed at once [default: cores / threads per query].
     #[arg(long, value_parser = parse_threads, value_name = "N")]
     pub workers: Option<usize>,
 }
@@ -45,64 +43,43 @@ fn emit(value: &impl serde::Serialize) -> io::Result<()> {
     out.flush()
 }
 
-/// Analyses the turns of one query, answering each as it is done.
-fn answer(q: &Query, threads: usize) -> io::Result<()> {
-    let mut engine = Engine::new(q.config.clone(), q.seed);
-    engine.set_threads(threads);
-    engine.set_top_moves(q.top);
+/// Analyses the turns of one query, answering each as it is done; stops
+/// when the answers can no longer be written.
+fn answer(q: &Query, thinker: &mut Thinker) -> io::Result<()> {
     for &turn in &q.turns {
         let pos = q.position(turn);
-        // Each turn from scratch: every position gets the same effort, and
-        // its answer does not depend on the other turns asked.
-        engine.forget();
-        let report = if pos.status().is_over() {
+        let thought = if pos.status().is_over() {
             None
         } else {
-            Some(engine.think(&pos, q.budget, &mut |_| {}).report)
+            Some(thinker.search(&q.request(turn), &mut |_: &Progress| {}))
         };
-        emit(&Answer::new(q, turn, &pos, report))?;
+        emit(&Answer::new(q, turn, &pos, thought.as_ref()))?;
     }
+    // Nothing is kept for the next query, which starts afresh anyway.
+    thinker.forget();
     Ok(())
-}
-
-/// A worker: takes queries until the queue closes.
-fn work(queue: &Mutex<Receiver<Query>>, threads: usize) -> io::Result<()> {
-    loop {
-        // The lock is held only to take the next query.
-        let next = queue.lock().map_err(|_| io::Error::other("queue"))?.recv();
-        let Ok(q) = next else {
-            return Ok(());
-        };
-        answer(&q, threads)?;
-    }
 }
 
 /// Runs `cabra analysis`.
 pub fn run(args: &AnalysisArgs) -> anyhow::Result<()> {
-    let threads = args.engine.budget.threads.unwrap_or(1);
+    let defaults = Defaults {
+        config: args.engine.engine.clone(),
+        options: args.engine.budget.options(),
+    };
+    let threads = args.engine.config(&defaults::ANALYSIS).threads.unwrap_or(1);
     let workers = args
         .workers
         .unwrap_or_else(|| (all_cores() / threads).max(1));
-    let defaults = Defaults {
-        config: args.engine.engine.clone(),
-        budget: args
-            .engine
-            .budget
-            .budget()
-            .or(Budget::iterations(DEFAULT_ITERATIONS)),
-        seed: args.engine.budget.seed.unwrap_or(0),
-    };
-    // A short queue: reading stays a little ahead of the workers.
-    let (tx, rx) = sync_channel::<Query>(workers);
-    let queue = Arc::new(Mutex::new(rx));
-    let pool: Vec<_> = (0..workers)
-        .map(|i| {
-            let queue = queue.clone();
-            std::thread::Builder::new()
-                .name(format!("cabra-analysis-{i}"))
-                .spawn(move || work(&queue, threads))
-        })
-        .collect::<io::Result<_>>()?;
+    // One engine per query analyzed at once; each says when it is free
+    // again, and how its query went.
+    let engines: Vec<EngineHandle> = (0..workers)
+        .map(|_| args.engine.handle(&defaults::ANALYSIS))
+        .collect();
+    let (free, freed) = mpsc::channel::<(usize, io::Result<()>)>();
+    for i in 0..workers {
+        let _ = free.send((i, Ok(())));
+    }
+    let mut jobs: Vec<Option<Job<()>>> = (0..workers).map(|_| None).collect();
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let read = (|| -> io::Result<()> {
@@ -124,22 +101,35 @@ pub fn run(args: &AnalysisArgs) -> anyhow::Result<()> {
             if text.trim().is_empty() {
                 continue;
             }
-            match Query::parse(text, &defaults) {
-                Ok(q) => {
-                    if tx.send(q).is_err() {
-                        // Every worker has stopped (their error follows).
-                        break;
-                    }
+            let q = match Query::parse(text, &defaults) {
+                Ok(q) => q,
+                Err(f) => {
+                    emit(&f)?;
+                    continue;
                 }
-                Err(f) => emit(&f)?,
+            };
+            // The next free engine (reading stays a query ahead of them).
+            let (i, done) = freed.recv().map_err(io::Error::other)?;
+            done?;
+            if let Some(job) = jobs[i].take() {
+                job.wait().map_err(io::Error::other)?;
             }
+            engines[i].set_config(q.config.clone());
+            let free = free.clone();
+            jobs[i] = Some(engines[i].spawn(move |t| {
+                let done = answer(&q, t);
+                let _ = free.send((i, done));
+            }));
         }
         Ok(())
     })();
-    drop(tx);
-    for w in pool {
-        w.join()
-            .map_err(|_| anyhow::anyhow!("an analysis worker failed"))??;
+    drop(free);
+    for job in jobs.into_iter().flatten() {
+        job.wait()?;
+    }
+    // What the queries met: the first failure to write, if any.
+    for (_, done) in freed.try_iter() {
+        done?;
     }
     read?;
     Ok(())

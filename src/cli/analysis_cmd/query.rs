@@ -1,13 +1,16 @@
 //! One query of `cabra analysis`: read from a JSON object and checked
 //! field by field (a bad field is named in the error), and the answers it
-//! gets, one per analysed turn.
+//! gets, one per analyzed turn.
 
 use std::time::Duration;
 
-use cabra::engine::{Budget, EngineConfig, MAX_COUNT, group, parse_count, parse_duration};
+use cabra::engine::defaults::{ANALYSIS, Options};
+use cabra::engine::{
+    Budget, EngineConfig, MAX_COUNT, ReportView, Request, Thought, group, parse_count,
+    parse_duration,
+};
 use cabra::game::record::parse_record;
-use cabra::game::{MOVE_COUNT, Move, Position, Rules, parse_move};
-use cabra::search::{Proven, Report};
+use cabra::game::{MOVE_COUNT, Position, Rules, parse_move};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -32,12 +35,10 @@ const FIELDS: &[&str] = &[
 /// What a query leaves to the command line.
 #[derive(Clone, Debug)]
 pub struct Defaults {
-    /// The engine configuration.
+    /// The engine configuration (`--engine`).
     pub config: EngineConfig,
-    /// The budget of each search when neither the query nor its engine sets one.
-    pub budget: Budget,
-    /// The seed.
-    pub seed: u64,
+    /// The command's options (`--time`, `--threads`, `--seed`, ...).
+    pub options: Options,
 }
 
 /// A checked query.
@@ -47,16 +48,14 @@ pub struct Query {
     pub id: Value,
     /// The whole game given.
     pub game: Position,
-    /// The turns to analyse (placements made before each), in order.
+    /// The turns to analyze (placements made before each), in order.
     pub turns: Vec<usize>,
-    /// The engine (its limits are those of the query).
+    /// The engine, completed from the command line.
     pub config: EngineConfig,
-    /// The budget of each search.
-    pub budget: Budget,
+    /// The query's own limits, which win over the engine's.
+    pub limits: Budget,
     /// Top moves to list.
     pub top: usize,
-    /// The seed.
-    pub seed: u64,
 }
 
 /// A query that cannot be run: its id (null when unknown) and why.
@@ -146,7 +145,7 @@ fn game(q: &Map<String, Value>) -> Result<Position, String> {
     }
 }
 
-/// The turns to analyse: a list of placement counts, or `"all"`.
+/// The turns to analyze: a list of placement counts, or `"all"`.
 fn turns(v: Option<&Value>, plies: usize) -> Result<Vec<usize>, String> {
     match v {
         None => Ok(vec![plies]),
@@ -193,7 +192,7 @@ impl Query {
         }
         let game = game(&q).map_err(fail)?;
         let turns = turns(q.get("turns"), game.plies()).map_err(fail)?;
-        let mut config = match q.get("engine") {
+        let config = match q.get("engine") {
             None => defaults.config.clone(),
             Some(Value::String(s)) => {
                 EngineConfig::parse(s).map_err(|e| fail(format!("\"engine\": {e}")))?
@@ -210,15 +209,7 @@ impl Query {
         if let Some(v) = q.get("time") {
             own.time = Some(duration(v).map_err(fail)?);
         }
-        let engine_budget = Budget {
-            time: config.time,
-            iterations: config.iterations,
-            nodes: config.nodes,
-            ..Budget::UNLIMITED
-        };
-        let budget = own.or(engine_budget).or(defaults.budget);
-        (config.time, config.iterations, config.nodes) =
-            (budget.time, budget.iterations, budget.nodes);
+        let mut config = defaults.options.complete(&config, &ANALYSIS);
         let top = match q.get("top") {
             None => DEFAULT_TOP,
             Some(v) => match v.as_u64() {
@@ -226,20 +217,19 @@ impl Query {
                 _ => return Err(fail(format!("\"top\" must be 1 to {MOVE_COUNT}"))),
             },
         };
-        let seed = match q.get("seed") {
-            None => defaults.seed,
-            Some(v) => v
-                .as_u64()
-                .ok_or_else(|| fail("\"seed\" must be a whole number from 0".into()))?,
-        };
+        if let Some(v) = q.get("seed") {
+            config.seed = Some(
+                v.as_u64()
+                    .ok_or_else(|| fail("\"seed\" must be a whole number from 0".into()))?,
+            );
+        }
         Ok(Query {
             id,
             game,
             turns,
             config,
-            budget,
+            limits: own,
             top,
-            seed,
         })
     }
 
@@ -251,20 +241,19 @@ impl Query {
         }
         pos
     }
+
+    /// The search of `turn`: from scratch, so that every position gets the
+    /// same effort and its answer does not depend on the other turns.
+    pub fn request(&self, turn: usize) -> Request {
+        Request::analysis(self.position(turn))
+            .limits(self.limits)
+            .top_moves(self.top)
+            .fresh()
+    }
 }
 
-/// One candidate placement of an answer.
-#[derive(Debug, Serialize)]
-pub struct Candidate {
-    #[serde(rename = "move")]
-    pub mv: String,
-    pub visits: u64,
-    pub winrate: f64,
-    pub proven: Option<Proven>,
-    pub pv: Vec<String>,
-}
-
-/// The answer for one turn.
+/// The answer for one turn: the game at that turn and the search's
+/// report (none once the game is over), its fields side by side.
 #[derive(Debug, Serialize)]
 pub struct Answer {
     pub id: Value,
@@ -277,61 +266,25 @@ pub struct Answer {
     pub to_move: Option<u8>,
     /// `ongoing`, `p1`, `p2` or `draw`.
     pub result: &'static str,
-    /// The win probability of the side to move (after its best placement).
-    pub winrate: Option<f64>,
-    pub proven: Option<Proven>,
-    pub best: Option<String>,
-    pub pv: Vec<String>,
-    pub top: Vec<Candidate>,
-    pub iterations: u64,
-    pub nodes: u64,
-    pub seconds: f64,
+    /// The report, as every front end gives it.
+    #[serde(flatten)]
+    pub report: Option<ReportView>,
 }
 
 impl Answer {
     /// The answer at `turn` of the query's game (`pos` is the position
-    /// there): from the search report, or (for a finished game) the result
-    /// alone.
-    pub fn new(q: &Query, turn: usize, pos: &Position, report: Option<Report<Move>>) -> Answer {
+    /// there), with the search's `thought` (none for a finished game).
+    pub fn new(q: &Query, turn: usize, pos: &Position, thought: Option<&Thought>) -> Answer {
         let status = pos.status();
-        let mut a = Answer {
+        Answer {
             id: q.id.clone(),
             turn,
             played: q.game.moves().get(turn).map(|m| m.to_string()),
             rules: q.game.rules().to_string(),
             to_move: (!status.is_over()).then(|| pos.to_move().number()),
             result: status.code(),
-            winrate: None,
-            proven: None,
-            best: None,
-            pv: Vec::new(),
-            top: Vec::new(),
-            iterations: 0,
-            nodes: 0,
-            seconds: 0.0,
-        };
-        if let Some(r) = report {
-            let r = r.map_moves(|m| m.to_string());
-            a.winrate = Some(r.winrate);
-            a.proven = r.proven;
-            a.best = r.best;
-            a.pv = r.pv;
-            a.top = r
-                .top
-                .into_iter()
-                .map(|m| Candidate {
-                    mv: m.mv,
-                    visits: m.visits,
-                    winrate: m.winrate,
-                    proven: m.proven,
-                    pv: m.pv,
-                })
-                .collect();
-            a.iterations = r.iterations;
-            a.nodes = r.nodes;
-            a.seconds = r.seconds;
+            report: thought.map(|t| ReportView::of(pos, t)),
         }
-        a
     }
 }
 
@@ -342,9 +295,18 @@ mod tests {
     fn defaults() -> Defaults {
         Defaults {
             config: EngineConfig::default(),
-            budget: Budget::iterations(1000),
-            seed: 4,
+            options: Options {
+                budget: Budget::iterations(1000),
+                threads: None,
+                seed: Some(4),
+            },
         }
+    }
+
+    /// The limits a query's searches get.
+    fn budget(q: &Query) -> Budget {
+        let engine = cabra::engine::EngineHandle::new(q.config.clone(), &ANALYSIS);
+        engine.budget(&q.request(0))
     }
 
     fn error(line: &str) -> String {
@@ -362,7 +324,10 @@ mod tests {
             (q.game.plies(), q.turns.clone(), q.top),
             (2, vec![0, 1, 2], 3)
         );
-        assert_eq!((q.budget, q.seed), (Budget::iterations(1000), 4));
+        assert_eq!(
+            (budget(&q), q.config.seed),
+            (Budget::iterations(1000), Some(4))
+        );
         assert_eq!(q.position(1).plies(), 1);
         let q = Query::parse(
             r#"{"id":"s","rules":"swap","moves":["L E180 110","swap"],"turns":[2]}"#,
@@ -376,12 +341,12 @@ mod tests {
         )
         .unwrap();
         assert_eq!(q.turns, vec![1]);
-        assert_eq!(q.budget, Budget::time(Duration::from_millis(50)));
+        assert_eq!(budget(&q), Budget::time(Duration::from_millis(50)));
         assert!(!q.config.reuse);
-        assert_eq!(q.seed, 2);
+        assert_eq!(q.config.seed, Some(2));
         // A limit in the engine string wins over the command's.
         let q = Query::parse(r#"{"id":1,"engine":"iterations=20"}"#, &defaults()).unwrap();
-        assert_eq!(q.budget, Budget::iterations(20));
+        assert_eq!(budget(&q), Budget::iterations(20));
     }
 
     #[test]
@@ -399,7 +364,7 @@ mod tests {
         assert!(error(r#"{"id":1,"iterations":0}"#).contains("iterations"));
         // Whole numbers however written, and the cap of "50k" strings.
         let q = Query::parse(r#"{"id":1,"iterations":1e3}"#, &defaults()).unwrap();
-        assert_eq!(q.budget, Budget::iterations(1000));
+        assert_eq!(budget(&q), Budget::iterations(1000));
         for big in ["9223372036854775808", "1e13", "2.5"] {
             let e = error(&format!(r#"{{"id":1,"iterations":{big}}}"#));
             assert!(e.contains("from 1 to 1,000,000,000,000"), "{big}: {e}");

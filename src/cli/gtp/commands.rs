@@ -156,13 +156,12 @@ fn genmove(g: &mut Gtp, args: &[String]) -> Reply {
     reply((|| {
         let p = parse_player(who)?;
         g.check_turn(p)?;
-        let budget = g.move_budget();
-        g.ready_to_search();
-        let thought = g.engine.think(g.line.position(), budget, &mut |_| {});
-        g.clock.charge(
-            p,
-            std::time::Duration::from_secs_f64(thought.report.seconds),
-        );
+        let start = std::time::Instant::now();
+        let thought = g
+            .engine
+            .search(g.move_request())
+            .map_err(|e| e.to_string())?;
+        g.clock.charge(p, start.elapsed());
         Ok(match decide(&thought.report, g.resign) {
             Some(mv) => {
                 g.line.play(mv).expect("the engine plays legal moves");
@@ -302,12 +301,6 @@ fn set(g: &mut Gtp, args: &[String]) -> Reply {
     let key = key.to_ascii_lowercase();
     reply((|| {
         match key.as_str() {
-            "seed" => {
-                let s = value
-                    .parse::<u64>()
-                    .map_err(|_| format!("'{value}' is not a seed (a whole number)"))?;
-                g.engine.set_seed(s);
-            }
             "resign" => {
                 g.resign = match value.to_ascii_lowercase().as_str() {
                     "on" | "true" | "yes" | "1" => true,
@@ -316,17 +309,17 @@ fn set(g: &mut Gtp, args: &[String]) -> Reply {
                 };
             }
             _ => {
-                let mut config: EngineConfig = g.engine.config().clone();
+                let mut config: EngineConfig = g.engine.config();
                 let value = value.as_str();
                 match key.as_str() {
-                    "time" if NONE.contains(&value) => config.time = None,
-                    "iterations" if NONE.contains(&value) => config.iterations = None,
-                    "nodes" if NONE.contains(&value) => config.nodes = None,
-                    _ if !KEYS.iter().any(|k| k.name == key) => {
-                        // The engine's keys, and the two of the session.
+                    "time" if NONE.contains(&value) => config.budget.time = None,
+                    "iterations" if NONE.contains(&value) => config.budget.iterations = None,
+                    "nodes" if NONE.contains(&value) => config.budget.nodes = None,
+                    _ if !KEYS.iter().any(|k| k.name == key.replace('_', "")) => {
+                        // The engine's keys, and the one of the session.
                         let keys: Vec<&str> = KEYS.iter().map(|k| k.name).collect();
                         return Err(format!(
-                            "unknown key '{key}' (keys: {}, seed, resign)",
+                            "unknown key '{key}' (keys: {}, resign)",
                             keys.join(", ")
                         ));
                     }
@@ -346,9 +339,8 @@ fn get(g: &mut Gtp, args: &[String]) -> Reply {
     let config = g.engine.config();
     let mut lines: Vec<String> = KEYS
         .iter()
-        .map(|k| format!("{} {}", k.name, k.get(config)))
+        .map(|k| format!("{} {}", k.name, k.get(&config)))
         .collect();
-    lines.push(format!("seed {}", g.engine.seed()));
     lines.push(format!("resign {}", if g.resign { "on" } else { "off" }));
     lines.push(format!("clock {}", g.clock.describe()));
     Reply::Ok(lines.join("\n"))

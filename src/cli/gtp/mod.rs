@@ -14,19 +14,14 @@ mod line;
 mod stream;
 
 use std::io::{self, BufRead, Write};
-use std::sync::atomic::Ordering;
-use std::time::Duration;
 
-use cabra::engine::{Budget, Engine};
+use cabra::engine::{EngineHandle, Request, defaults};
 use cabra::game::{GameLine, Position, Rules};
 
 use super::lines::{Line, read_line};
-use super::options::{EngineOptions, all_cores};
+use super::options::EngineOptions;
 use clock::Clock;
 use line::{MAX_LINE, Parsed, answer};
-
-/// The thinking time per placement when nothing sets one.
-const DEFAULT_TIME: Duration = Duration::from_secs(1);
 
 /// Arguments of `cabra gtp`.
 #[derive(clap::Args, Debug)]
@@ -48,7 +43,7 @@ pub struct GtpArgs {
 
 /// The state of a session: the engine, the game, the clock.
 pub struct Gtp {
-    engine: Engine,
+    engine: EngineHandle,
     line: GameLine,
     clock: Clock,
     resign: bool,
@@ -68,7 +63,7 @@ enum Reply {
 
 impl Gtp {
     /// A session with this engine, the board empty under `rules`.
-    pub fn new(engine: Engine, rules: Rules, resign: bool) -> Gtp {
+    pub fn new(engine: EngineHandle, rules: Rules, resign: bool) -> Gtp {
         Gtp {
             engine,
             line: GameLine::new(Position::with_rules(rules)),
@@ -77,24 +72,11 @@ impl Gtp {
         }
     }
 
-    /// The budget of the next genmove of the side to move: the engine's
-    /// limits, the time capped by the clock's share (stopping early once
-    /// the move is settled), 1 s when nothing is set.
-    fn move_budget(&self) -> Budget {
-        let mut budget = self.engine.budget();
-        if let Some(share) = self
-            .clock
-            .allocation(self.line.position().to_move(), self.line.position())
-        {
-            budget.time = Some(budget.time.map_or(share, |t| t.min(share)));
-            budget.early_stop = self.engine.config().early_stop;
-        }
-        budget.or(Budget::time(DEFAULT_TIME))
-    }
-
-    /// Lowers the stop flag before a search (the engine never does).
-    fn ready_to_search(&self) {
-        self.engine.stop_flag().store(false, Ordering::SeqCst);
+    /// The search of the next genmove of the side to move: the engine's
+    /// limits, its time capped by the clock's share when a clock runs.
+    fn move_request(&self) -> Request {
+        let pos = *self.line.position();
+        Request::new(pos).share(self.clock.allocation(pos.to_move(), &pos))
     }
 }
 
@@ -107,7 +89,7 @@ fn emit(text: &str) -> io::Result<()> {
 
 /// Runs `cabra gtp` on standard input and output.
 pub fn run(args: &GtpArgs) -> anyhow::Result<()> {
-    let engine = args.engine.engine(all_cores(), Budget::UNLIMITED, 0);
+    let engine = args.engine.handle(&defaults::GTP);
     let mut gtp = Gtp::new(engine, args.rules.rules(), args.resign);
     let stdin = io::stdin();
     serve(&mut gtp, &mut stdin.lock())?;

@@ -11,12 +11,12 @@
 
 use std::fmt::Write as _;
 use std::io::{self, BufRead};
-use std::sync::atomic::Ordering;
-use std::time::Duration;
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
 
-use cabra::engine::{Budget, DEFAULT_SLICE, parse_duration};
-use cabra::game::{MOVE_COUNT, Move};
-use cabra::search::{Proven, Report};
+use cabra::engine::{Budget, Listener, Progress, ReportView, Request as Search, parse_duration};
+use cabra::engine::{Proven, Report};
+use cabra::game::{MOVE_COUNT, Move, Position};
 
 use super::line::{MAX_LINE, answer};
 use super::{Gtp, emit};
@@ -100,24 +100,14 @@ impl Request {
     }
 }
 
-fn proven_word(p: Option<Proven>) -> &'static str {
-    match p {
-        Some(Proven::Win) => "win",
-        Some(Proven::Loss) => "loss",
-        Some(Proven::Draw) => "draw",
-        None => "none",
-    }
-}
-
-/// One `info` line for the candidates of `report` (most visited first);
+/// One `info` line for the candidates of `view` (most visited first);
 /// `None` before any candidate has been searched.
-pub fn info_line(report: &Report<Move>, maxmoves: usize) -> Option<String> {
-    if report.top.is_empty() {
+pub fn info_line(view: &ReportView, maxmoves: usize) -> Option<String> {
+    if view.top.is_empty() {
         return None;
     }
     let mut s = String::new();
-    for (order, m) in report.top.iter().take(maxmoves).enumerate() {
-        let pv: Vec<String> = m.pv.iter().map(|p| p.to_string()).collect();
+    for (order, m) in view.top.iter().take(maxmoves).enumerate() {
         let _ = write!(
             s,
             "{}info move {} visits {} winrate {:.4} proven {} order {order} pv {}",
@@ -125,8 +115,8 @@ pub fn info_line(report: &Report<Move>, maxmoves: usize) -> Option<String> {
             m.mv,
             m.visits,
             m.winrate,
-            proven_word(m.proven),
-            pv.join(" ")
+            m.proven.map_or("none", Proven::word),
+            m.pv.join(" ")
         );
     }
     s.push('\n');
@@ -140,6 +130,27 @@ pub fn decide(report: &Report<Move>, resign: bool) -> Option<Move> {
         return None;
     }
     report.best
+}
+
+/// Writes the `info` lines of a stream as the search goes; stops the
+/// search when nobody can read them any more.
+struct InfoLines {
+    pos: Position,
+    maxmoves: usize,
+    written: io::Result<()>,
+}
+
+impl Listener for InfoLines {
+    fn progress(&mut self, p: &Progress) -> ControlFlow<()> {
+        let view = ReportView::new(&self.pos, p.report, false);
+        if let (Ok(()), Some(line)) = (&self.written, info_line(&view, self.maxmoves)) {
+            self.written = emit(&line);
+        }
+        match self.written {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(_) => ControlFlow::Break(()),
+        }
+    }
 }
 
 impl Gtp {
@@ -159,62 +170,58 @@ impl Gtp {
         emit("\n")?;
         let pos = *self.line.position();
         let mover = pos.to_move();
-        let budget = match request.kind {
-            Kind::Analyze => Budget {
-                nodes: self.engine.config().nodes,
-                ..Budget::UNLIMITED
-            },
-            Kind::Genmove => self.move_budget(),
-        };
-        let top_moves = self.engine.config().search.top_moves;
-        self.engine.set_top_moves(request.maxmoves);
-        self.engine.set_slice(request.interval);
-        self.ready_to_search();
-        let stop = self.engine.stop_flag();
-        let engine = &mut self.engine;
-        let resign = self.resign;
-        let maxmoves = request.maxmoves;
-        let kind = request.kind;
-        let (next, searched) = std::thread::scope(|s| {
-            let search = s.spawn(move || -> io::Result<(Option<Move>, f64)> {
-                let mut written = Ok(());
-                let thought = engine.think(&pos, budget, &mut |p| {
-                    if let (Ok(()), Some(line)) = (&written, info_line(p.report, maxmoves)) {
-                        written = emit(&line);
-                    }
-                });
-                written?;
-                let r = &thought.report;
-                let decision = decide(r, resign);
-                if kind == Kind::Genmove || !thought.interrupted {
-                    if let Some(line) = info_line(r, maxmoves) {
-                        emit(&line)?;
-                    }
-                }
-                if kind == Kind::Genmove {
-                    let word = decision.map_or("resign".to_string(), |m| m.to_string());
-                    emit(&format!("play {word}\n\n"))?;
-                }
-                Ok((decision, r.seconds))
-            });
-            let next = read_line(input, MAX_LINE);
-            // A line stops the search early; the end of the input does
-            // not stop a move's search, which has a budget of its own.
-            if kind == Kind::Analyze || !matches!(next, Ok(None)) {
-                stop.store(true, Ordering::SeqCst);
+        let search = match request.kind {
+            // Until the next line, within the configuration's node limit.
+            Kind::Analyze => {
+                let nodes = self.engine.config().budget.nodes;
+                Search::analysis(pos).limits(Budget {
+                    nodes,
+                    ..Budget::UNLIMITED
+                })
             }
-            let searched = search
-                .join()
-                .unwrap_or_else(|_| Err(io::Error::other("the search thread failed")));
-            (next, searched)
+            Kind::Genmove => self.move_request(),
+        };
+        let search = search
+            .report_every(request.interval)
+            .top_moves(request.maxmoves);
+        let search = match (request.kind, &search.limits) {
+            (Kind::Analyze, None) => search.until_stopped(),
+            _ => search,
+        };
+        let (resign, maxmoves, kind) = (self.resign, request.maxmoves, request.kind);
+        let start = Instant::now();
+        let job = self.engine.spawn(move |t| -> io::Result<Option<Move>> {
+            let mut lines = InfoLines {
+                pos,
+                maxmoves,
+                written: Ok(()),
+            };
+            let thought = t.search(&search, &mut lines);
+            lines.written?;
+            let view = ReportView::of(&pos, &thought);
+            let decision = decide(&thought.report, resign);
+            if kind == Kind::Genmove || !thought.interrupted {
+                if let Some(line) = info_line(&view, maxmoves) {
+                    emit(&line)?;
+                }
+            }
+            if kind == Kind::Genmove {
+                let word = decision.map_or("resign".to_string(), |m| m.to_string());
+                emit(&format!("play {word}\n\n"))?;
+            }
+            Ok(decision)
         });
-        self.engine.set_top_moves(top_moves);
-        self.engine.set_slice(DEFAULT_SLICE);
-        let (decision, seconds) = searched?;
+        let next = read_line(input, MAX_LINE);
+        // A line stops the search early; the end of the input does not
+        // stop a move's search, which has a budget of its own.
+        if kind == Kind::Analyze || !matches!(next, Ok(None)) {
+            job.stop();
+        }
+        let decision = job.wait().map_err(io::Error::other)??;
         match kind {
             Kind::Analyze => emit("\n")?,
             Kind::Genmove => {
-                self.clock.charge(mover, Duration::from_secs_f64(seconds));
+                self.clock.charge(mover, start.elapsed());
                 if let Some(mv) = decision {
                     self.line.play(mv).expect("the engine plays legal moves");
                 }

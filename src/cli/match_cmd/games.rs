@@ -91,7 +91,8 @@ pub fn play_all(
         margin: limits.margin,
     });
     let stop = Arc::new(AtomicBool::new(false));
-    crate::cli::signals::stop_on_signal(stop.clone())?;
+    let raise = stop.clone();
+    crate::cli::signals::stop_on_signal(move || raise.store(true, Ordering::SeqCst))?;
     let bar = if opts.quiet {
         indicatif::ProgressBar::hidden()
     } else {

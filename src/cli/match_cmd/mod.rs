@@ -21,15 +21,12 @@ use std::time::{Duration, Instant};
 use cabra::engine::clock::TimeControl;
 use cabra::engine::elo::Summary;
 use cabra::engine::matches::GameRecord;
-use cabra::engine::{Budget, EngineConfig, format_duration, group, parse_count, parse_duration};
+use cabra::engine::{EngineConfig, defaults, format_duration, group, parse_count, parse_duration};
 use serde::Serialize;
 
 use super::options::{BudgetOptions, parse_engine};
 use games::{play_all, result_text};
 use players::{Limits, Spec, parse_spec};
-
-/// The budget per move when none is given.
-const DEFAULT_TIME: Duration = Duration::from_millis(100);
 
 /// The longest random opening allowed (a game lasts at most 28 placements).
 const MAX_OPENING: usize = 20;
@@ -180,12 +177,13 @@ struct MatchJson<'a> {
 /// limits and the margin.
 fn complete(specs: [&Spec; 2], opts: &PlayOptions, margin: Duration) -> ([Spec; 2], Limits) {
     let threads = opts.budget.threads.unwrap_or(1);
-    // On a clock, no limit per placement (unless a configuration sets its own).
-    let default = match opts.clock {
-        Some(_) => Budget::UNLIMITED,
-        None => Budget::time(DEFAULT_TIME),
+    let options = opts.budget.options();
+    // On a clock, no limit per placement unless one is given (the engine
+    // settles its limits the same way: Budget::resolve).
+    let budget = match opts.clock {
+        Some(_) => options.budget,
+        None => options.budget.or(defaults::MATCH.budget),
     };
-    let budget = opts.budget.budget().or(default);
     let limits = Limits {
         time: budget.time,
         iterations: budget.iterations,
@@ -195,7 +193,12 @@ fn complete(specs: [&Spec; 2], opts: &PlayOptions, margin: Duration) -> ([Spec; 
         margin,
     };
     let specs = specs.map(|s| match s {
-        Spec::Engine(c) => Spec::Engine(opts.budget.complete(c, threads, default)),
+        // Each game seeds its engines itself (a seed of the configuration
+        // is mixed in).
+        Spec::Engine(c) => Spec::Engine(EngineConfig {
+            seed: c.seed,
+            ..options.complete(c, &defaults::MATCH)
+        }),
         other => other.clone(),
     });
     (specs, limits)

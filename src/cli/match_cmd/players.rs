@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use cabra::engine::clock::TimeControl;
 use cabra::engine::matches::{EnginePlayer, Fault, OnClock, Player};
-use cabra::engine::{EngineConfig, format_duration};
+use cabra::engine::{EngineConfig, defaults, format_duration};
 use cabra::game::{Move, Position, Rules};
 
 use super::gtp_player::GtpPlayer;
@@ -149,7 +149,13 @@ impl Spec {
     /// the game at its first turn.
     pub fn start(&self, limits: &Limits, seed: u64, stop: &Arc<AtomicBool>) -> Box<dyn Player> {
         match self {
-            Spec::Engine(config) => Box::new(EnginePlayer::new(config.clone(), seed, stop)),
+            Spec::Engine(config) => {
+                let config = EngineConfig {
+                    seed: Some(seed ^ config.seed.unwrap_or(0)),
+                    ..config.clone()
+                };
+                Box::new(EnginePlayer::new(config, &defaults::MATCH, stop))
+            }
             Spec::Gtp { argv, .. } => match GtpPlayer::start(argv, limits.clone(), seed) {
                 Ok(mut p) => {
                     p.stop_on(stop);

@@ -16,13 +16,9 @@ pub mod term;
 mod tests;
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use super::options::{EngineOptions, RulesOptions};
 use session::You;
-
-/// The engine's time for a placement when no limit is given.
-pub const DEFAULT_TIME: Duration = Duration::from_secs(2);
 
 /// Arguments of `cabra play`.
 #[derive(clap::Args, Debug)]

@@ -7,10 +7,9 @@ use std::borrow::Cow;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Mutex;
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use cabra::engine::Budget;
+use cabra::engine::{Request, defaults};
 use cabra::game::{Player, Position, Status};
 use rustyline::completion::{Completer, FilenameCompleter, Pair};
 use rustyline::error::ReadlineError;
@@ -20,10 +19,9 @@ use rustyline::history::{DefaultHistory, History};
 use rustyline::validate::Validator;
 use rustyline::{Context, Editor, Helper};
 
+use super::PlayArgs;
 use super::commands::{self, Input, SPECS};
-use super::session::{Options, Response, SEARCHING, Session, Ui};
-use super::{DEFAULT_TIME, PlayArgs};
-use crate::cli::options::all_cores;
+use super::session::{Options, Response, Session, Ui};
 use crate::cli::render::fit;
 use crate::cli::{signals, style};
 use cabra::engine::{Progress, group};
@@ -278,30 +276,25 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
     let record = args.rules.load(args.file.as_deref())?;
     let interactive = std::io::stdin().is_terminal();
     let colours = interactive && style::colours();
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64 % 1_000_000);
-    let engine = args
-        .engine
-        .engine(all_cores(), Budget::time(DEFAULT_TIME), seed);
-    let budget = engine.budget();
-    let stop = engine.stop_flag();
+    let engine = args.engine.handle(&defaults::PLAY);
+    let budget = engine.budget(&Request::new(record.position));
+    let stop = engine.stopper();
     // Ctrl-C stops a search; in a pipe with no search running it ends the
     // program as usual. At a terminal prompt rustyline reads Ctrl-C as a
     // key, so this handler only sees it during a command.
     ctrlc::set_handler(move || {
-        if SEARCHING.load(Ordering::SeqCst) || interactive {
-            stop.store(true, Ordering::SeqCst);
+        if stop.is_active() || interactive {
+            stop.stop();
         } else {
             std::process::exit(130);
         }
     })?;
     // SIGTERM and SIGHUP end the session, keeping an unsaved game's code,
     // and leave the terminal as they found it (not raw, as at a prompt).
-    let stop = engine.stop_flag();
+    let stop = engine.stopper();
     let terminal = interactive.then(TermAttrs::read).flatten();
     signals::on_termination(move || {
-        stop.store(true, Ordering::SeqCst);
+        stop.stop();
         if let Some(t) = &terminal {
             t.apply();
         }

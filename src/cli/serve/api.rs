@@ -36,7 +36,10 @@ pub async fn info(State(app): State<Arc<App>>) -> axum::Json<Value> {
         "version": env!("CARGO_PKG_VERSION"),
         "threads": app.threads,
         "max_games": app.store.max_games,
+        "games": app.store.len(),
         "idle_seconds": app.store.idle.as_secs(),
+        "memory_bytes": app.memory.cap(),
+        "memory_used_bytes": app.memory.used(),
         "assets_bytes": super::assets::total_size(),
     }))
 }
@@ -64,8 +67,8 @@ pub async fn create(
     Json(req): Json<RulesRequest>,
 ) -> Result<Response, ApiError> {
     let rules = req.rules(app.rules)?;
-    let (id, game) = app.store.create(app.engine(), rules)?;
-    let state = state_json(&id, &lock(&game));
+    let (_, game) = app.store.create(app.engine(), rules)?;
+    let state = state_json(&lock(&game));
     Ok((StatusCode::CREATED, axum::Json(state)).into_response())
 }
 
@@ -73,7 +76,7 @@ pub async fn create(
 pub async fn get(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer {
     let game = app.store.get(&id)?;
     let g = lock(&game);
-    Ok(axum::Json(state_json(&id, &g)))
+    Ok(axum::Json(state_json(&g)))
 }
 
 /// `DELETE /api/games/{id}`: forgets the game.
@@ -127,14 +130,14 @@ pub async fn place(
         _ => return Err(ApiError::bad("give either `move` (notation) or `aim`")),
     };
     play(&mut g, p);
-    Ok(axum::Json(state_json(&id, &g)))
+    g.changed();
+    Ok(axum::Json(state_json(&g)))
 }
 
 /// Plays a legal move: the redo line is kept when it is its next move,
 /// dropped otherwise.
 pub fn play(g: &mut super::store::Game, m: Move) {
     g.line.play(m).expect("a legal move");
-    g.keep_analysis_if_current();
 }
 
 /// `POST /api/games/{id}/undo`.
@@ -145,7 +148,8 @@ pub async fn undo(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer
     g.line
         .undo()
         .ok_or_else(|| ApiError::conflict("nothing to undo: no placement has been made"))?;
-    Ok(axum::Json(state_json(&id, &g)))
+    g.changed();
+    Ok(axum::Json(state_json(&g)))
 }
 
 /// `POST /api/games/{id}/redo`.
@@ -156,7 +160,8 @@ pub async fn redo(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer
     g.line
         .redo()
         .ok_or_else(|| ApiError::conflict("nothing to redo"))?;
-    Ok(axum::Json(state_json(&id, &g)))
+    g.changed();
+    Ok(axum::Json(state_json(&g)))
 }
 
 /// The body of `goto`.
@@ -178,7 +183,8 @@ pub async fn goto(
     g.line
         .goto(req.ply)
         .map_err(|e| ApiError::bad(e.to_string()))?;
-    Ok(axum::Json(state_json(&id, &g)))
+    g.changed();
+    Ok(axum::Json(state_json(&g)))
 }
 
 /// `POST /api/games/{id}/new`: the empty board, under the rules asked
@@ -193,7 +199,8 @@ pub async fn new_game(
     g.ensure_idle()?;
     let rules = req.rules(g.line.position().rules())?;
     set_position(&mut g, Position::with_rules(rules), Vec::new());
-    Ok(axum::Json(state_json(&id, &g)))
+    g.changed();
+    Ok(axum::Json(state_json(&g)))
 }
 
 fn set_position(g: &mut super::store::Game, pos: Position, header: Vec<String>) {
@@ -218,18 +225,36 @@ pub async fn load(
         line: Some(e.line),
     })?;
     set_position(&mut g, record.position, record.header);
-    Ok(axum::Json(state_json(&id, &g)))
+    g.changed();
+    Ok(axum::Json(state_json(&g)))
 }
 
-/// `GET /api/games/{id}/record`: the game as a `.caminos` file, as
-/// `cabra play` saves it.
+/// The query of `record`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordQuery {
+    /// Save only the first `ply` moves of the line.
+    ply: Option<usize>,
+}
+
+/// `GET /api/games/{id}/record`: the whole game (every move of its line,
+/// whatever ply is shown) as a `.caminos` file, as `cabra play` saves it;
+/// `?ply=N` its first N moves.
 pub async fn record(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
+    query: Result<Query<RecordQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
+    let Query(query) =
+        query.map_err(|e| ApiError::bad(format!("a bad query: {}", e.body_text())))?;
     let game = app.store.get(&id)?;
     let g = lock(&game);
-    let text = write_record(&g.header, g.line.position());
+    let mut upto = g.line;
+    if let Some(ply) = query.ply {
+        upto.goto(ply).map_err(|e| ApiError::bad(e.to_string()))?;
+        upto.truncate();
+    }
+    let text = write_record(&g.header, upto.end());
     Ok((
         [
             (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
@@ -261,7 +286,8 @@ pub async fn load_code(
     g.ensure_idle()?;
     let pos = code::decode(&req.code).map_err(ApiError::unprocessable)?;
     set_position(&mut g, pos, Vec::new());
-    Ok(axum::Json(state_json(&id, &g)))
+    g.changed();
+    Ok(axum::Json(state_json(&g)))
 }
 
 /// The query of `legal`.

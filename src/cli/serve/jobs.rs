@@ -1,9 +1,12 @@
-//! The engine's work for a game, off the async threads: a move search
-//! (`think`) or a whole-game analysis, each in `spawn_blocking` once it
-//! holds as many permits of the server's thread pool as it uses threads,
-//! reporting on the game's live channel (server-sent events), stoppable.
+//! The engine's work for a game: a move search (`think`) or a whole-game
+//! analysis, started on the game's engine handle once it holds as many
+//! permits of the server's threads as it searches with, reporting on the
+//! game's live channel (server-sent events), stoppable, and stopped when
+//! nobody follows the game any more.
 
 use std::convert::Infallible;
+use std::ops::ControlFlow;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -12,21 +15,25 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use cabra::engine::analysis::analyse;
-use cabra::engine::{Budget, Engine};
-use cabra::game::{Move, Position};
+use cabra::engine::analysis::analyze;
+use cabra::engine::{Budget, Listener, Progress, ReportView, Request, Thinker, Thought};
+use cabra::game::Position;
 use serde::Deserialize;
 use serde_json::{Value, json};
+use tokio::sync::OwnedSemaphorePermit;
 use tokio_stream::{Stream, StreamExt};
 
 use super::App;
-use super::api::play;
 use super::guard::{ApiError, Json};
 use super::state::{analysis_json, state_json};
-use super::store::{Analysis, Busy, Game, lock};
+use super::store::{Analysis, Busy, Game, Presence, lock};
 
-/// Iterations per search of an analysis when the page sets no budget.
-pub const ANALYSIS_ITERATIONS: u64 = 20_000;
+/// A job whose game has had no page listening to its events and no
+/// request for this long is stopped: nobody follows it any more.
+pub const ABANDONED_AFTER: Duration = Duration::from_millis(1500);
+
+/// How often a job reports progress (and looks whether it is followed).
+const REPORT_EVERY: Duration = Duration::from_millis(100);
 
 /// A budget asked for by the page.
 #[derive(Default, Deserialize)]
@@ -37,8 +44,9 @@ pub struct BudgetRequest {
 }
 
 impl BudgetRequest {
-    /// The budget, `default` when none is given; 400 when out of range.
-    fn budget(&self, default: Budget) -> Result<Budget, ApiError> {
+    /// The request's own limits (unlimited: the engine's); 400 when out
+    /// of range.
+    fn limits(&self) -> Result<Budget, ApiError> {
         if self.time_ms.is_some_and(|t| !(1..=600_000).contains(&t)) {
             return Err(ApiError::bad("time_ms is 1 to 600000 (10 minutes)"));
         }
@@ -52,75 +60,111 @@ impl BudgetRequest {
             time: self.time_ms.map(Duration::from_millis),
             iterations: self.iterations,
             ..Budget::UNLIMITED
-        }
-        .or(default))
+        })
     }
 }
 
-/// Takes the engine of an idle game for a job; the game is then busy.
-fn start(g: &mut Game, busy: Busy) -> Result<Engine, ApiError> {
-    g.ensure_idle()?;
-    let engine = g
-        .engine
-        .take()
-        .ok_or_else(|| ApiError::conflict("the engine is busy"))?;
-    g.stop.store(false, Ordering::SeqCst);
-    g.busy = Some(busy);
-    Ok(engine)
+/// Whether anyone follows a game: a page listening to its events, or a
+/// request about it lately.
+fn followed(presence: &Presence) -> bool {
+    presence.listened() || presence.quiet_for() < ABANDONED_AFTER
 }
 
-/// Waits for threads, then runs `work` on a blocking thread; gives the
-/// engine back to the game (a new one if the work panicked).
-async fn run<T: Send + 'static>(
-    app: Arc<App>,
-    game: Arc<Mutex<Game>>,
-    busy: Busy,
-    engine: Engine,
-    work: impl FnOnce(&mut Engine) -> T + Send + 'static,
-) -> Option<T> {
-    let permits = engine.threads().min(app.threads) as u32;
-    let stop = lock(&game).stop.clone();
-    // A job stopped while it waits for threads stops waiting: its work
-    // then ends at once (a search still answers with a short one).
-    let permit = tokio::select! {
+/// A search's listener: sends its progress as `thinking` events, and
+/// stops it when nobody follows the game any more.
+struct Follow {
+    presence: Arc<Presence>,
+    pos: Position,
+    abandoned: bool,
+}
+
+impl Listener for Follow {
+    fn progress(&mut self, p: &Progress) -> ControlFlow<()> {
+        if !followed(&self.presence) {
+            self.abandoned = true;
+            return ControlFlow::Break(());
+        }
+        let mut data =
+            serde_json::to_value(ReportView::new(&self.pos, p.report, false)).unwrap_or_default();
+        data["elapsed_ms"] = (p.elapsed.as_millis() as u64).into();
+        data["fraction"] = p.fraction.into();
+        let _ = self.presence.events.send(super::store::Event {
+            name: "thinking",
+            data: data.to_string(),
+        });
+        ControlFlow::Continue(())
+    }
+}
+
+/// Marks an idle game busy with `busy` (waiting for threads first).
+fn begin(g: &mut Game, busy: Busy) -> Result<(), ApiError> {
+    g.ensure_idle()?;
+    g.cancel_wait.store(false, Ordering::SeqCst);
+    g.busy = Some(busy);
+    g.changed();
+    Ok(())
+}
+
+/// Waits for as many permits of the server's threads as the game's engine
+/// searches with; `None` when the job was stopped meanwhile (it then ends
+/// at once, and a search answers with a short one).
+async fn threads_for(app: &App, game: &Mutex<Game>) -> Option<OwnedSemaphorePermit> {
+    let (permits, cancel) = {
+        let g = lock(game);
+        (
+            g.engine.threads().min(app.threads) as u32,
+            g.cancel_wait.clone(),
+        )
+    };
+    tokio::select! {
         p = app.permits.clone().acquire_many_owned(permits) => p.ok(),
         () = async {
-            while !stop.load(Ordering::SeqCst) {
+            while !cancel.load(Ordering::SeqCst) {
                 tokio::time::sleep(Duration::from_millis(20)).await;
             }
         } => None,
-    };
-    {
-        let mut g = lock(&game);
-        g.busy = Some(busy);
-        g.send("started", json!({ "busy": busy.name() }));
     }
-    let result = tokio::task::spawn_blocking(move || {
-        let mut engine = engine;
-        let out = work(&mut engine);
-        (engine, out)
-    })
-    .await;
-    drop(permit);
-    let mut g = lock(&game);
-    g.busy = None;
-    // Time spent working is not idle time.
-    g.last_used = std::time::Instant::now();
-    match result {
-        Ok((engine, out)) => {
-            g.engine = Some(engine);
-            Some(out)
+}
+
+/// Runs `work` on the game's engine, holding `permit`; when it is done,
+/// `finish` updates the game, which is idle again (and says so with
+/// [`Game::changed`]). A job that fails (a bug) leaves the game idle, says
+/// so, and the engine starts its next job afresh.
+fn run_job<T: Send + 'static>(
+    game: &Arc<Mutex<Game>>,
+    busy: Busy,
+    permit: Option<OwnedSemaphorePermit>,
+    work: impl FnOnce(&mut Thinker) -> T + Send + 'static,
+    finish: impl FnOnce(&mut Game, T) + Send + 'static,
+) {
+    let mut g = lock(game);
+    g.busy = Some(busy);
+    g.changed();
+    let cancelled = permit.is_none();
+    let done = game.clone();
+    let job = g.engine.spawn(move |t| {
+        let out = catch_unwind(AssertUnwindSafe(|| work(t)));
+        if out.is_err() {
+            t.forget();
         }
-        Err(_) => {
-            let mut engine = app.engine();
-            engine.share_stop_flag(g.stop.clone());
-            g.engine = Some(engine);
-            g.send(
-                "failed",
-                json!({ "error": "the engine failed; it was restarted" }),
-            );
-            None
+        drop(permit);
+        let mut g = lock(&done);
+        g.busy = None;
+        // Time spent working is not idle time.
+        g.presence.touch();
+        match out {
+            Ok(out) => finish(&mut g, out),
+            Err(_) => {
+                g.changed();
+                g.send(
+                    "failed",
+                    json!({ "error": "the engine failed (a bug); it was restarted" }),
+                );
+            }
         }
+    });
+    if cancelled {
+        job.stop();
     }
 }
 
@@ -131,139 +175,147 @@ pub async fn think(
     Path(id): Path<String>,
     Json(req): Json<BudgetRequest>,
 ) -> Result<Response, ApiError> {
+    let limits = req.limits()?;
     let game = app.store.get(&id)?;
-    let (engine, pos, budget) = {
+    let version = {
         let mut g = lock(&game);
         if g.line.position().status().is_over() {
             return Err(ApiError::conflict(
                 "the game is over: nothing to think about",
             ));
         }
-        let default = g
-            .engine
-            .as_ref()
-            .map(|e| e.budget().or(Budget::time(Duration::from_secs(1))))
-            .unwrap_or_default();
-        let budget = req.budget(default)?;
-        (start(&mut g, Busy::Waiting)?, *g.line.position(), budget)
+        begin(&mut g, Busy::Waiting)?;
+        g.version
     };
-    let (app2, game2) = (app.clone(), game.clone());
     tokio::spawn(async move {
-        let events = lock(&game2).events.clone();
-        let chosen = run(app2, game2.clone(), Busy::Thinking, engine, move |engine| {
-            let t = engine.think(&pos, budget, &mut |p| {
-                let r = p.report;
-                let data = json!({
-                    "elapsed_ms": p.elapsed.as_millis() as u64,
-                    "fraction": p.fraction,
-                    "iterations": r.iterations,
-                    "nodes": r.nodes,
-                    "winrate": r.winrate,
-                    "player": pos.to_move().number(),
-                    "best": r.best.map(|b| b.to_string()),
-                    "pv": r.pv.iter().map(Move::to_string).collect::<Vec<_>>(),
-                });
-                let _ = events.send(super::store::Event {
-                    name: "thinking",
-                    data: data.to_string(),
-                });
-            });
-            let best = t.report.best;
-            (t, best)
-        })
-        .await;
-        let mut g = lock(&game2);
-        let Some((t, best)) = chosen else { return };
-        let Some(best) = best.filter(|_| *g.line.position() == pos) else {
-            g.send("idle", json!({}));
-            return;
+        let permit = threads_for(&app, &game).await;
+        let (pos, presence) = {
+            let g = lock(&game);
+            (*g.line.position(), g.presence.clone())
         };
-        play(&mut g, best);
-        let r = &t.report;
-        let moved = json!({
-            "move": best.to_string(),
-            "interrupted": t.interrupted,
-            "winrate": r.winrate,
-            "iterations": r.iterations,
-            "seconds": r.seconds,
-            "pv": r.pv.iter().map(Move::to_string).collect::<Vec<_>>(),
-            "state": state_json(&id, &g),
+        let request = Request::new(pos).limits(limits).report_every(REPORT_EVERY);
+        let mut follow = Follow {
+            presence,
+            pos,
+            abandoned: false,
+        };
+        let work = move |t: &mut Thinker| {
+            let thought = t.search(&request, &mut follow);
+            (thought, follow.abandoned)
+        };
+        run_job(&game, Busy::Thinking, permit, work, move |g, out| {
+            moved(g, pos, out)
         });
-        g.send("moved", moved);
     });
-    Ok((
-        StatusCode::ACCEPTED,
-        axum::Json(json!({ "busy": "waiting" })),
-    )
-        .into_response())
+    Ok(accepted(version))
 }
 
-/// `POST /api/games/{id}/analyse`: the engine reviews the whole line;
+/// The end of a move's search: its move is played, unless nobody followed
+/// the game any more or the game changed meanwhile; then `moved` (the
+/// report, the move and the state after it) follows the `state` event.
+fn moved(g: &mut Game, pos: Position, (thought, abandoned): (Thought, bool)) {
+    let best = thought.report.best;
+    let Some(best) = best.filter(|_| !abandoned && *g.line.position() == pos) else {
+        g.changed();
+        return;
+    };
+    g.line.play(best).expect("the engine plays legal moves");
+    g.changed();
+    let mut data = serde_json::to_value(ReportView::of(&pos, &thought)).unwrap_or_default();
+    data["move"] = best.to_string().into();
+    data["state"] = state_json(g);
+    g.send("moved", data);
+}
+
+/// 202 with the game's version when the job was asked for.
+fn accepted(version: u64) -> Response {
+    (
+        StatusCode::ACCEPTED,
+        axum::Json(json!({ "busy": "waiting", "version": version })),
+    )
+        .into_response()
+}
+
+/// An analysis's listener: stops it when nobody follows the game.
+struct Watch {
+    presence: Arc<Presence>,
+    abandoned: bool,
+}
+
+impl Listener for Watch {
+    fn progress(&mut self, _: &Progress) -> ControlFlow<()> {
+        if followed(&self.presence) {
+            ControlFlow::Continue(())
+        } else {
+            self.abandoned = true;
+            ControlFlow::Break(())
+        }
+    }
+}
+
+/// `POST /api/games/{id}/analyze`: the engine reviews the whole line;
 /// progress and the result come as events (and from `GET .../analysis`).
 pub async fn start_analysis(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     Json(req): Json<BudgetRequest>,
 ) -> Result<Response, ApiError> {
-    let budget = req.budget(Budget::iterations(ANALYSIS_ITERATIONS))?;
+    let limits = req
+        .limits()?
+        .or(cabra::engine::defaults::SERVE_ANALYSIS.budget);
     let game = app.store.get(&id)?;
-    let (engine, line) = {
+    let (version, line, rules) = {
         let mut g = lock(&game);
         let line = g.line.moves().to_vec();
         if line.is_empty() {
-            return Err(ApiError::conflict("there is no placement to analyse yet"));
+            return Err(ApiError::conflict("there is no placement to analyze yet"));
         }
-        (start(&mut g, Busy::Waiting)?, line)
+        begin(&mut g, Busy::Waiting)?;
+        (g.version, line, g.line.position().rules())
     };
-    let rules = lock(&game).line.position().rules();
     let end = Position::from_moves(rules, &line)
         .map_err(|_| ApiError::conflict("the game's line does not replay"))?;
-    let (app2, game2) = (app.clone(), game.clone());
     tokio::spawn(async move {
-        let events = lock(&game2).events.clone();
-        let done = run(
-            app2,
-            game2.clone(),
-            Busy::Analysing,
-            engine,
-            move |engine| {
-                let top_moves = engine.config().search.top_moves;
-                let out = analyse(engine, &end, budget, &mut |done, total| {
-                    let _ = events.send(super::store::Event {
-                        name: "analysing",
-                        data: json!({ "done": done, "total": total }).to_string(),
-                    });
-                });
-                engine.set_top_moves(top_moves);
-                out
-            },
-        )
-        .await;
-        let Some((moves, summary)) = done else { return };
-        let mut g = lock(&game2);
-        if moves.is_empty() && g.analysis.is_some() {
-            // Stopped before it finished a placement: the last analysis
-            // stays (or goes, if the line changed meanwhile).
-            g.keep_analysis_if_current();
-            g.send("idle", json!({}));
-            return;
-        }
-        let analysis = Analysis {
-            complete: moves.len() == line.len(),
-            line,
-            moves,
-            summary,
+        let permit = threads_for(&app, &game).await;
+        let presence = lock(&game).presence.clone();
+        let mut watch = Watch {
+            presence: presence.clone(),
+            abandoned: false,
         };
-        let data = analysis_json(&analysis);
-        g.analysis = Some(analysis);
-        g.keep_analysis_if_current();
-        g.send("analysis", data);
+        let work = move |t: &mut Thinker| {
+            analyze(t, &end, Some(limits), &mut watch, &mut |done, total| {
+                let _ = presence.events.send(super::store::Event {
+                    name: "analyzing",
+                    data: json!({ "done": done, "total": total }).to_string(),
+                });
+            })
+        };
+        run_job(
+            &game,
+            Busy::Analyzing,
+            permit,
+            work,
+            move |g, (moves, summary)| {
+                if moves.is_empty() && g.analysis.is_some() {
+                    // Stopped before it finished a placement: the last
+                    // analysis stays (or goes, if the line changed meanwhile).
+                    g.changed();
+                    return;
+                }
+                let analysis = Analysis {
+                    complete: moves.len() == line.len(),
+                    line,
+                    moves,
+                    summary,
+                };
+                let data = analysis_json(&analysis);
+                g.analysis = Some(analysis);
+                g.changed();
+                g.send("analysis", data);
+            },
+        );
     });
-    Ok((
-        StatusCode::ACCEPTED,
-        axum::Json(json!({ "busy": "waiting" })),
-    )
-        .into_response())
+    Ok(accepted(version))
 }
 
 /// `GET /api/games/{id}/analysis`: the last analysis of the line.
@@ -276,7 +328,7 @@ pub async fn get_analysis(
     g.analysis
         .as_ref()
         .map(|a| axum::Json(analysis_json(a)))
-        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "this game has not been analysed"))
+        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "this game has not been analyzed"))
 }
 
 /// `POST /api/games/{id}/stop`: ends the search (which then plays its best
@@ -292,12 +344,13 @@ pub async fn stop(
             "the engine is not working for this game",
         ));
     };
-    g.stop.store(true, Ordering::SeqCst);
+    g.cancel_wait.store(true, Ordering::SeqCst);
+    g.engine.stop();
     Ok(axum::Json(json!({ "stopping": busy.name() })))
 }
 
 /// `GET /api/games/{id}/events`: the live channel, as server-sent events;
-/// the first event, `ready`, carries the state.
+/// the first event, `state`, carries the game as it is.
 pub async fn events(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
@@ -305,15 +358,18 @@ pub async fn events(
     let game = app.store.get(&id)?;
     let (rx, ready) = {
         let g = lock(&game);
-        (g.events.subscribe(), state_json(&id, &g))
+        (g.presence.events.subscribe(), state_json(&g))
     };
     let first = tokio_stream::once(Ok(SseEvent::default()
-        .event("ready")
+        .event("state")
         .data(ready.to_string())));
     let rest = tokio_stream::wrappers::BroadcastStream::new(rx).filter_map(|e| {
-        // A listener that fell behind skips what it missed.
+        // A listener that fell behind skips what it missed (the next
+        // `state` event brings it up to date).
         e.ok()
             .map(|e| Ok(SseEvent::default().event(e.name).data(e.data)))
     });
-    Ok(Sse::new(first.chain(rest)).keep_alive(KeepAlive::default()))
+    // A comment every second: a page that has gone is noticed soon (its
+    // stream fails), and the jobs of its game stop.
+    Ok(Sse::new(first.chain(rest)).keep_alive(KeepAlive::new().interval(Duration::from_secs(1))))
 }

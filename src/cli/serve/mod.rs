@@ -1,4 +1,4 @@
-//! `cabra serve`: play and analyse Caminos in the browser.
+//! `cabra serve`: play and analyze Caminos in the browser.
 //!
 //! A local web server (axum on tokio) serves one page, embedded in the
 //! binary, and a small JSON API (docs/API.md):
@@ -31,23 +31,27 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
-use cabra::engine::{Budget, Engine, parse_duration};
+use cabra::engine::units::{format_bytes, parse_bytes};
+use cabra::engine::{EngineConfig, EngineHandle, TreeMemory, defaults, parse_duration};
 use cabra::game::Rules;
 use tokio::sync::Semaphore;
 
-use super::options::{EngineOptions, RulesOptions, all_cores};
+use super::options::{EngineOptions, RulesOptions};
 use guard::ApiError;
 use store::Store;
 
-/// The engine's time for a move when neither the page nor the options set one.
-pub const DEFAULT_TIME: Duration = Duration::from_secs(1);
+/// A game whose engine has not searched for this long gives its tree
+/// back (its results and analysis stay).
+pub const TREE_IDLE: Duration = Duration::from_secs(60);
 
 /// Arguments of `cabra serve`.
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "Prints the address to open (http://127.0.0.1:PORT/) on its first line. \
                   The engine thinks 1 s a move unless the page or the options say otherwise; \
-                  all searches together use at most --threads threads (all cores by default)."
+                  all searches together use at most --threads threads (all cores by default), \
+                  and the search trees of all games together at most --memory. A search or an \
+                  analysis stops when no page follows its game any more."
 )]
 pub struct ServeArgs {
     /// The port to listen on (0: any free port).
@@ -66,6 +70,10 @@ pub struct ServeArgs {
     /// A game with no request for this long is forgotten, e.g. 30m.
     #[arg(long, default_value = "30m", value_parser = parse_duration, value_name = "T")]
     pub idle: Duration,
+    /// Memory for the search trees of all games together, e.g. 512M, 2G;
+    /// the trees of idle games give way to searches first.
+    #[arg(long, default_value = "1G", value_parser = parse_bytes, value_name = "SIZE")]
+    pub memory: usize,
     /// The rules of new games (the page can choose others).
     #[command(flatten)]
     pub rules: RulesOptions,
@@ -81,8 +89,10 @@ pub struct App {
     pub permits: Arc<Semaphore>,
     /// How many permits there are.
     pub threads: usize,
-    /// The engine options of the command line.
-    pub options: EngineOptions,
+    /// The engine configuration of every game.
+    pub config: EngineConfig,
+    /// The memory of all the games' trees.
+    pub memory: Arc<TreeMemory>,
     /// The port served (for the Host and Origin checks).
     pub port: u16,
     /// The rules of new games unless the page asks for others.
@@ -90,14 +100,14 @@ pub struct App {
 }
 
 impl App {
-    /// A fresh engine for a game, with at most the server's threads.
-    pub fn engine(&self) -> Engine {
-        let seed = rand::random::<u64>();
-        let mut engine = self
-            .options
-            .engine(self.threads, Budget::time(DEFAULT_TIME), seed);
-        engine.set_threads(engine.threads().min(self.threads));
-        engine
+    /// A fresh engine for a game: its own seed, at most the server's
+    /// threads, its tree within the server's memory.
+    pub fn engine(&self) -> EngineHandle {
+        let config = EngineConfig {
+            seed: Some(rand::random::<u64>()),
+            ..self.config.clone()
+        };
+        EngineHandle::with_memory(config, &defaults::SERVE, &self.memory)
     }
 }
 
@@ -122,7 +132,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route(&game("/legal"), get(api::legal))
         .route(&game("/view"), post(api::view))
         .route(&game("/think"), post(jobs::think))
-        .route(&game("/analyse"), post(jobs::start_analysis))
+        .route(&game("/analyze"), post(jobs::start_analysis))
         .route(&game("/analysis"), get(jobs::get_analysis))
         .route(&game("/stop"), post(jobs::stop))
         .route(&game("/events"), get(jobs::events))
@@ -169,13 +179,12 @@ fn ignore_sigpipe() {
 
 /// Runs `cabra serve` until the process is stopped.
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
-    let threads = args
-        .engine
-        .budget
-        .threads
-        .or(args.engine.engine.threads)
-        .unwrap_or_else(all_cores)
-        .max(1);
+    let mut config = args.engine.config(&defaults::SERVE);
+    let threads = config.threads.unwrap_or(1).max(1);
+    // The server's threads are shared by all games; one search may use them all.
+    let per_search = threads;
+    config.threads = Some(per_search);
+    let memory = Arc::new(TreeMemory::new(args.memory, threads / per_search));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -191,7 +200,8 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
             store: Store::new(usize::from(args.max_games), args.idle),
             permits: Arc::new(Semaphore::new(threads)),
             threads,
-            options: args.engine.clone(),
+            config,
+            memory,
             port: local.port(),
             rules: args.rules.rules(),
         });
@@ -201,6 +211,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
             loop {
                 tokio::time::sleep(every).await;
                 sweeper.store.expire();
+                sweeper.memory.drop_idle(TREE_IDLE);
             }
         });
         let host = match local.ip() {
@@ -214,9 +225,10 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         let _ = writeln!(out, "{url}");
         let _ = writeln!(
             out,
-            "cabra serve: open that address in a browser; {} search thread{}; Ctrl-C stops the server",
+            "cabra serve: open that address in a browser; {} search thread{}, {} for search trees; Ctrl-C stops the server",
             threads,
-            if threads == 1 { "" } else { "s" }
+            if threads == 1 { "" } else { "s" },
+            format_bytes(args.memory)
         );
         let _ = out.flush();
         drop(out);

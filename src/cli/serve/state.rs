@@ -13,7 +13,7 @@ use super::guard::ApiError;
 use super::store::{Analysis, Game};
 
 /// A game's state as the API gives it.
-pub fn state_json(id: &str, g: &Game) -> Value {
+pub fn state_json(g: &Game) -> Value {
     let line = g.line.moves();
     let pos = g.line.position();
     let mut replay = Position::with_rules(pos.rules());
@@ -45,8 +45,10 @@ pub fn state_json(id: &str, g: &Game) -> Value {
         .collect();
     let game = GameJson::of(pos);
     json!({
-        "id": id,
+        "id": g.id,
+        "version": g.version,
         "ply": pos.plies(),
+        "length": line.len(),
         "line": moves,
         "to_move": game.to_move,
         "result": game.result,

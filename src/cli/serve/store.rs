@@ -1,6 +1,9 @@
 //! The games the server holds: one per browser tab, each with its own
-//! engine, undo/redo line, analysis and event channel; at most a set
-//! number of them, and each dropped after a time without requests.
+//! engine, game line, analysis and event channel; at most a set number of
+//! them, and each dropped after a time without requests. Every change to
+//! a game raises its version and goes out as a `state` event, so that a
+//! page follows the game from its events whatever order the answers to
+//! its requests arrive in.
 
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
@@ -8,18 +11,19 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
-use cabra::engine::Engine;
+use cabra::engine::EngineHandle;
 use cabra::engine::analysis::{MoveAnalysis, Summary};
 use cabra::game::{GameLine, Move, Position, Rules};
 use rand::Rng;
 use tokio::sync::broadcast;
 
 use super::guard::ApiError;
+use super::state::state_json;
 
 /// One event of a game's live channel: its name and its JSON data.
 #[derive(Clone, Debug)]
 pub struct Event {
-    /// `thinking`, `moved`, `analysing`, `analysis`, ...
+    /// `state`, `thinking`, `moved`, `analyzing`, `analysis`, `failed`.
     pub name: &'static str,
     /// The JSON payload.
     pub data: String,
@@ -32,8 +36,8 @@ pub enum Busy {
     Waiting,
     /// Searching for a move.
     Thinking,
-    /// Analysing the game.
-    Analysing,
+    /// Analyzing the game.
+    Analyzing,
 }
 
 impl Busy {
@@ -42,7 +46,7 @@ impl Busy {
         match self {
             Busy::Waiting => "waiting",
             Busy::Thinking => "thinking",
-            Busy::Analysing => "analysing",
+            Busy::Analyzing => "analyzing",
         }
     }
 }
@@ -50,59 +54,94 @@ impl Busy {
 /// A finished or partial analysis of a game's line.
 #[derive(Clone, Debug)]
 pub struct Analysis {
-    /// The placements analysed (the game's whole line when it started).
+    /// The placements analyzed (the game's whole line when it started).
     pub line: Vec<Move>,
-    /// One entry per placement analysed.
+    /// One entry per placement analyzed.
     pub moves: Vec<MoveAnalysis>,
     /// Totals per player.
     pub summary: [Summary; 2],
-    /// Whether every placement of `line` was analysed.
+    /// Whether every placement of `line` was analyzed.
     pub complete: bool,
+}
+
+/// Who follows a game: the pages listening to its events, and the last
+/// request about it. The engine's jobs ask it, without the game's lock.
+pub struct Presence {
+    /// The game's live channel (its receivers are the pages listening).
+    pub events: broadcast::Sender<Event>,
+    last: Mutex<Instant>,
+}
+
+impl Presence {
+    /// A request about the game came now.
+    pub fn touch(&self) {
+        *lock(&self.last) = Instant::now();
+    }
+
+    /// How long since the last request about the game.
+    pub fn quiet_for(&self) -> Duration {
+        lock(&self.last).elapsed()
+    }
+
+    /// Whether a page listens to the game's events.
+    pub fn listened(&self) -> bool {
+        self.events.receiver_count() > 0
+    }
 }
 
 /// A game and everything the server keeps with it.
 pub struct Game {
+    /// The game's id.
+    pub id: String,
     /// The game, shown at some ply of its line.
     pub line: GameLine,
     /// Comment lines before the first placement of a loaded file, kept on save.
     pub header: Vec<String>,
-    /// The engine; `None` while a search or an analysis has it.
-    pub engine: Option<Engine>,
+    /// The game's engine (its tree counts against the server's memory).
+    pub engine: EngineHandle,
     /// What the engine is doing, if anything.
     pub busy: Option<Busy>,
-    /// Raised to stop the search or analysis running.
-    pub stop: Arc<AtomicBool>,
+    /// Raised to stop a job that waits for threads.
+    pub cancel_wait: Arc<AtomicBool>,
     /// The last analysis, while it matches the game's line.
     pub analysis: Option<Analysis>,
-    /// The live channel.
-    pub events: broadcast::Sender<Event>,
-    /// When the game was last asked about.
-    pub last_used: Instant,
+    /// Who follows the game.
+    pub presence: Arc<Presence>,
+    /// Raised by every change; each state carries it.
+    pub version: u64,
 }
 
 impl Game {
-    fn new(engine: Engine, rules: Rules) -> Game {
-        let mut engine = engine;
-        let stop = Arc::new(AtomicBool::new(false));
-        engine.share_stop_flag(stop.clone());
+    fn new(id: String, engine: EngineHandle, rules: Rules) -> Game {
         Game {
+            id,
             line: GameLine::new(Position::with_rules(rules)),
             header: Vec::new(),
-            engine: Some(engine),
+            engine,
             busy: None,
-            stop,
+            cancel_wait: Arc::new(AtomicBool::new(false)),
             analysis: None,
-            events: broadcast::channel(64).0,
-            last_used: Instant::now(),
+            presence: Arc::new(Presence {
+                events: broadcast::channel(64).0,
+                last: Mutex::new(Instant::now()),
+            }),
+            version: 0,
         }
     }
 
     /// Sends an event to whoever listens (nobody may).
     pub fn send(&self, name: &'static str, data: serde_json::Value) {
-        let _ = self.events.send(Event {
+        let _ = self.presence.events.send(Event {
             name,
             data: data.to_string(),
         });
+    }
+
+    /// Records a change: a new version, sent as a `state` event.
+    pub fn changed(&mut self) {
+        self.version += 1;
+        self.keep_analysis_if_current();
+        self.send("state", state_json(self));
     }
 
     /// Refuses changes while the engine works.
@@ -116,7 +155,7 @@ impl Game {
         }
     }
 
-    /// Drops the analysis when the line no longer starts with the line analysed.
+    /// Drops the analysis when the line no longer starts with the line analyzed.
     pub fn keep_analysis_if_current(&mut self) {
         let line = self.line.moves();
         if self
@@ -157,7 +196,7 @@ impl Store {
     /// Adds a game with this engine under these rules; 503 when the store is full.
     pub fn create(
         &self,
-        engine: Engine,
+        engine: EngineHandle,
         rules: Rules,
     ) -> Result<(String, Arc<Mutex<Game>>), ApiError> {
         self.expire();
@@ -172,7 +211,7 @@ impl Store {
             ));
         }
         let id = format!("{:032x}", rand::rng().random::<u128>());
-        let game = Arc::new(Mutex::new(Game::new(engine, rules)));
+        let game = Arc::new(Mutex::new(Game::new(id.clone(), engine, rules)));
         games.insert(id.clone(), game.clone());
         Ok((id, game))
     }
@@ -185,7 +224,7 @@ impl Store {
                 "no such game (it may have expired): start a new one",
             )
         })?;
-        lock(&game).last_used = Instant::now();
+        lock(&game).presence.touch();
         Ok(game)
     }
 
@@ -193,11 +232,17 @@ impl Store {
     pub fn remove(&self, id: &str) -> bool {
         let game = lock(&self.games).remove(id);
         if let Some(g) = &game {
-            lock(g)
-                .stop
+            let g = lock(g);
+            g.cancel_wait
                 .store(true, std::sync::atomic::Ordering::SeqCst);
+            g.engine.stop();
         }
         game.is_some()
+    }
+
+    /// Games held.
+    pub fn len(&self) -> usize {
+        lock(&self.games).len()
     }
 
     /// Drops the games idle for longer than the expiry: not while their
@@ -207,7 +252,7 @@ impl Store {
         let mut games = lock(&self.games);
         games.retain(|_, g| {
             let g = lock(g);
-            g.busy.is_some() || g.events.receiver_count() > 0 || g.last_used.elapsed() < self.idle
+            g.busy.is_some() || g.presence.listened() || g.presence.quiet_for() < self.idle
         });
     }
 }

@@ -48,7 +48,7 @@ fn p1_start(moves: &[MoveAnalysis]) -> f64 {
 }
 
 /// The graph as an `<svg>` element; `placements` is the length of the game
-/// (the x axis), which may exceed the moves analysed so far.
+/// (the x axis), which may exceed the moves analyzed so far.
 pub fn plot(moves: &[MoveAnalysis], placements: usize) -> String {
     let n = placements.max(moves.len()).max(1);
     let x = |ply: usize| LEFT + (W - LEFT - RIGHT) * ply as f64 / n as f64;

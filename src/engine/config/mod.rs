@@ -4,12 +4,17 @@
 //! A configuration is written as a comma-separated list of named
 //! configurations and `key=value` pairs, applied left to right from the
 //! default engine: `"baseline"`, `"default,c=0.5"`, `"time=200ms,reuse=off"`.
-//! Adding an option means adding a field and one row of [`KEYS`].
+//! Adding an option means adding a field and one row of [`KEYS`]; a key
+//! has the name of the field it sets (written without its underscores:
+//! `earlystop` sets `early_stop`, and `early_stop=off` is read too).
+//!
+//! The limits of a search (`time`, `iterations`, `nodes`) are one
+//! [`Budget`]; `threads` and `seed` are kept here once, and the engine
+//! reads them from here.
 
 mod values;
 
-use std::time::Duration;
-
+use super::budget::Budget;
 use super::playout::Policy;
 use super::units::{format_duration, parse_count, parse_duration};
 use crate::search::{DEFAULT_THREAT_VISITS, SearchConfig, Uct};
@@ -23,7 +28,8 @@ pub struct EngineConfig {
     /// The text it was parsed from (for reports).
     pub name: String,
     /// The generic search: selection, solver, threats, replies. Its
-    /// `threads` and `seed` are set by the [`super::Engine`].
+    /// `threads` and `seed` are not read: the engine sets them from
+    /// [`EngineConfig::threads`] and [`EngineConfig::seed`].
     pub search: SearchConfig,
     /// The playout policies.
     pub playout: Policy,
@@ -36,14 +42,15 @@ pub struct EngineConfig {
     /// for the move that gives the opponent the most chances to go wrong
     /// (among those that keep a draw; `swindle.rs`).
     pub swindle: bool,
-    /// Threads searching the tree together; `None`: what the caller decides.
+    /// Threads searching the tree together; `None`: the front end's
+    /// default ([`super::defaults`]).
     pub threads: Option<usize>,
-    /// Thinking time per move; `None`: what the caller decides.
-    pub time: Option<Duration>,
-    /// Iterations per move; `None`: what the caller decides.
-    pub iterations: Option<u64>,
-    /// Tree size per move; `None`: what the caller decides.
-    pub nodes: Option<u64>,
+    /// The random seed of the search; `None`: the front end's default.
+    pub seed: Option<u64>,
+    /// The limits of a search (`time`, `iterations`, `nodes`); unlimited:
+    /// the front end's default. See [`Budget::resolve`] for which limits
+    /// win.
+    pub budget: Budget,
 }
 
 /// One key of a configuration string.
@@ -171,62 +178,62 @@ pub const KEYS: &[Key] = &[
         value: "on|off",
         help: "playouts take a win in one",
         set: |c, v| {
-            c.playout.win = parse_bool(v)?;
+            c.playout.pwin = parse_bool(v)?;
             Ok(())
         },
-        get: |c| on_off(c.playout.win),
+        get: |c| on_off(c.playout.pwin),
     },
     Key {
         name: "pblock",
         value: "0-255",
         help: "where the opponent threatens to win at once, a playout redraws a placement that surely leaves the threat, up to N times (0: off)",
         set: |c, v| {
-            c.playout.block = v
+            c.playout.pblock = v
                 .parse::<u8>()
                 .map_err(|_| format!("'{v}' is not a number of redraws, 0 to 255"))?;
             Ok(())
         },
-        get: |c| c.playout.block.to_string(),
+        get: |c| c.playout.pblock.to_string(),
     },
     Key {
         name: "pscore",
         value: "0-100",
         help: "percent of a playout's reward taken from the final counts, whichever way it ended",
         set: |c, v| {
-            c.playout.score = parse_percent(v)?;
+            c.playout.pscore = parse_percent(v)?;
             Ok(())
         },
-        get: |c| c.playout.score.to_string(),
+        get: |c| c.playout.pscore.to_string(),
     },
     Key {
         name: "reply",
         value: "on|off",
         help: "playouts play the last good reply to the previous placement (LGRF-1)",
         set: |c, v| {
-            c.search.replies = parse_bool(v)?;
+            c.search.reply = parse_bool(v)?;
             Ok(())
         },
-        get: |c| on_off(c.search.replies),
+        get: |c| on_off(c.search.reply),
     },
     Key {
         name: "endgame",
         value: "on|off",
         help: "exact endgame: nodes with few placements left are solved by alpha-beta (needs the solver)",
         set: |c, v| {
-            c.search.exact = parse_bool(v)?;
+            c.search.endgame = parse_bool(v)?;
             Ok(())
         },
-        get: |c| on_off(c.search.exact),
+        get: |c| on_off(c.search.endgame),
     },
     Key {
         name: "prior",
         value: "on|off",
         help: "nodes try first the placements that learnt features rank best (hides, links, nearness)",
         set: |c, v| {
-            c.search.ranked = parse_bool(v)?;
+            c.search.prior = parse_bool(v)?;
             Ok(())
         },
-        get: |c| on_off(c.search.ranked),
+        get: |c| on_off(c.search.prior),
     },
     Key {
         name: "earlystop",
@@ -259,34 +266,47 @@ pub const KEYS: &[Key] = &[
         get: |c| opt(c.threads, |n| n.to_string()),
     },
     Key {
+        name: "seed",
+        value: "S",
+        help: "the random seed of the search, 0 to 2^64-1 (default: the command's)",
+        set: |c, v| {
+            c.seed = Some(
+                v.parse::<u64>()
+                    .map_err(|_| format!("'{v}' is not a seed, 0 to 18446744073709551615"))?,
+            );
+            Ok(())
+        },
+        get: |c| opt(c.seed, |n| n.to_string()),
+    },
+    Key {
         name: "time",
         value: "T",
         help: "time per move, e.g. 200ms or 2s (default: the command's)",
         set: |c, v| {
-            c.time = Some(parse_duration(v)?);
+            c.budget.time = Some(parse_duration(v)?);
             Ok(())
         },
-        get: |c| opt(c.time, format_duration),
+        get: |c| opt(c.budget.time, format_duration),
     },
     Key {
         name: "iterations",
         value: "N",
         help: "iterations per move, e.g. 50k (default: the command's)",
         set: |c, v| {
-            c.iterations = Some(parse_count(v)?);
+            c.budget.iterations = Some(parse_count(v)?);
             Ok(())
         },
-        get: |c| opt(c.iterations, |n| n.to_string()),
+        get: |c| opt(c.budget.iterations, |n| n.to_string()),
     },
     Key {
         name: "nodes",
         value: "N",
         help: "stop once the tree holds this many nodes (default: the command's)",
         set: |c, v| {
-            c.nodes = Some(parse_count(v)?);
+            c.budget.nodes = Some(parse_count(v)?);
             Ok(())
         },
-        get: |c| opt(c.nodes, |n| n.to_string()),
+        get: |c| opt(c.budget.nodes, |n| n.to_string()),
     },
 ];
 
@@ -310,9 +330,8 @@ impl Default for EngineConfig {
             early_stop: true,
             swindle: true,
             threads: None,
-            time: None,
-            iterations: None,
-            nodes: None,
+            seed: None,
+            budget: Budget::UNLIMITED,
         }
     }
 }
@@ -334,9 +353,9 @@ impl EngineConfig {
                 solver: false,
                 win_check: false,
                 threats: false,
-                replies: false,
-                exact: false,
-                ranked: false,
+                reply: false,
+                endgame: false,
+                prior: false,
                 ..SearchConfig::default()
             },
             playout: Policy::UNIFORM,
@@ -394,7 +413,8 @@ impl EngineConfig {
 
     /// Sets one key (see [`KEYS`]).
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        let key = key.trim().to_ascii_lowercase();
+        // The field's name with its underscores reads as the key.
+        let key = key.trim().to_ascii_lowercase().replace('_', "");
         let Some(k) = KEYS.iter().find(|k| k.name == key) else {
             return Err(format!(
                 "unknown key '{key}'{} (keys: {})",

@@ -1,3 +1,5 @@
+use std::time::Duration;
+
 use super::*;
 
 #[test]
@@ -10,7 +12,11 @@ fn parses_names_and_keys() {
     let x = EngineConfig::parse("baseline, c=0.5, time=200ms, reuse=on").unwrap();
     assert_eq!(x.search.uct.c, 0.5);
     assert!(x.reuse && !x.search.solver);
-    assert_eq!(x.time, Some(Duration::from_millis(200)));
+    assert_eq!(x.budget.time, Some(Duration::from_millis(200)));
+    // A key is the name of the field it sets, underscores left out.
+    let u = EngineConfig::parse("early_stop=off,fpu_drop=0.5,win_check=off,seed=7").unwrap();
+    assert!(!u.early_stop && !u.search.win_check);
+    assert_eq!((u.search.uct.fpu_drop, u.seed), (0.5, Some(7)));
     for bad in [
         "fast",
         "c=abc",
@@ -41,6 +47,7 @@ fn parses_names_and_keys() {
         "rimprior=5",
         "pscore=101",
         "treply=on",
+        "seed=-1",
     ] {
         assert!(EngineConfig::parse(bad).is_err(), "{bad}");
     }
@@ -52,19 +59,19 @@ fn keys_set_the_search_and_playouts() {
         "threats=off,pwin=off,reply=off,pblock=0,endgame=off,prior=off,pscore=20",
     )
     .unwrap();
-    assert_eq!(x.playout.score, 20);
-    assert!(!x.search.threats && !x.playout.win && !x.search.replies);
-    assert!(!x.search.exact && !x.search.ranked);
-    assert_eq!(x.playout.block, 0);
+    assert_eq!(x.playout.pscore, 20);
+    assert!(!x.search.threats && !x.playout.pwin && !x.search.reply);
+    assert!(!x.search.endgame && !x.search.prior);
+    assert_eq!(x.playout.pblock, 0);
     let t = EngineConfig::parse("baseline,threats=4").unwrap();
     assert!(t.search.threats && t.search.threat_visits == 4);
     let d = EngineConfig::default();
     assert_eq!(d.playout, Policy::SHIPPED);
-    assert!(d.search.exact && d.playout.block == 4 && d.search.ranked);
+    assert!(d.search.endgame && d.playout.pblock == 4 && d.search.prior);
     let b = EngineConfig::baseline();
-    assert!(!b.search.exact && b.playout.block == 0 && !b.search.ranked);
+    assert!(!b.search.endgame && b.playout.pblock == 0 && !b.search.prior);
     assert!(d.search.threats && d.search.threat_visits == DEFAULT_THREAT_VISITS);
-    assert!(d.search.replies);
+    assert!(d.search.reply);
     assert_eq!((d.search.uct.fpu_drop, b.search.uct.fpu_drop), (0.25, 0.0));
     let f = EngineConfig::parse("default,fpudrop=0.4").unwrap();
     assert_eq!(f.search.uct.fpu_drop, 0.4);
@@ -75,7 +82,7 @@ fn every_key_reads_back_what_it_describes() {
     for text in [
         "default",
         "baseline",
-        "c=0.7,threats=3,pscore=20,threads=2,time=150ms",
+        "c=0.7,threats=3,pscore=20,threads=2,time=150ms,seed=3,nodes=1M",
     ] {
         let c = EngineConfig::parse(text).unwrap();
         let again: String = c

@@ -1,11 +1,12 @@
 //! Games between two players from random openings, for `cabra match` and
 //! `cabra selfplay`. A player is anything that answers "your move" for a
-//! position ([`Player`]): an in-process [`Engine`] ([`EnginePlayer`]) or,
+//! position ([`Player`]): an in-process engine ([`EnginePlayer`]) or,
 //! in the front end, another program. A player that fails to give a legal
 //! placement (an illegal one, a crash, an unreadable answer, no answer in
 //! time, a resignation) loses the game, and the record says why.
 
 use std::fmt;
+use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -13,9 +14,12 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::clock::{TimeControl, budget as clock_budget};
+pub use super::clock::OnClock;
+use super::clock::TimeControl;
 use super::config::EngineConfig;
-use super::thinking::Engine;
+use super::defaults::Defaults;
+use super::engine::Progress;
+use super::handle::{EngineHandle, Listener, Request};
 use super::units::format_duration;
 use crate::game::{Move, Placement, Player as Colour, Position, below};
 
@@ -76,15 +80,6 @@ impl fmt::Display for Fault {
     }
 }
 
-/// A player's clock at its turn, in a game on a clock.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct OnClock {
-    /// The time left on the player's clock.
-    pub left: Duration,
-    /// The increment added after the placement.
-    pub increment: Duration,
-}
-
 /// A game's clock: the time control, and how far past its time left a
 /// player may go before it loses (the answer's travel, a busy machine).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,33 +103,47 @@ pub trait Player {
 
 /// An in-process engine as a player.
 pub struct EnginePlayer {
-    engine: Engine,
+    engine: EngineHandle,
+    stop: Arc<AtomicBool>,
+}
+
+/// Ends a player's search when the match is stopped.
+struct MatchStop(Arc<AtomicBool>);
+
+impl Listener for MatchStop {
+    fn progress(&mut self, _: &Progress) -> ControlFlow<()> {
+        if self.0.load(Ordering::SeqCst) {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
 }
 
 impl EnginePlayer {
-    /// A fresh engine with this configuration and seed; `stop` stops its
-    /// searches (stopping a match stops the searches in progress).
-    pub fn new(config: EngineConfig, seed: u64, stop: &Arc<AtomicBool>) -> EnginePlayer {
-        let mut engine = Engine::new(config, seed);
-        engine.share_stop_flag(stop.clone());
-        EnginePlayer { engine }
+    /// A fresh engine with this (completed) configuration, in the front end
+    /// of `defaults`; `stop` stops its searches (stopping a match stops the
+    /// searches in progress).
+    pub fn new(config: EngineConfig, defaults: &Defaults, stop: &Arc<AtomicBool>) -> EnginePlayer {
+        EnginePlayer {
+            engine: EngineHandle::new(config, defaults),
+            stop: stop.clone(),
+        }
     }
 }
 
 impl Player for EnginePlayer {
-    /// On a clock the engine spends its [`super::clock::allocation`], stopping early
-    /// when its configuration says so, unless the configuration sets its
-    /// own limits.
+    /// The engine's limits as [`super::Budget::resolve`] settles them: on a
+    /// clock, at most its [`super::clock::allocation`].
     fn genmove(&mut self, pos: &Position, clock: Option<OnClock>) -> Result<Move, Fault> {
-        let report = match clock {
-            Some(c) if self.engine.budget().is_unlimited() => {
-                let early_stop = self.engine.config().early_stop;
-                let budget = clock_budget(c.left, c.increment, pos, early_stop);
-                self.engine.think(pos, budget, &mut |_| {}).report
-            }
-            _ => self.engine.choose(pos),
-        };
-        report
+        let request = Request::new(*pos).clock(clock);
+        let thought = (self
+            .engine
+            .start(request, MatchStop(self.stop.clone()))
+            .wait())
+        .map_err(|e| Fault::Crashed(e.to_string()))?;
+        thought
+            .report
             .best
             .ok_or_else(|| Fault::Refused("no placement found".into()))
     }
@@ -295,7 +304,8 @@ pub fn play_game(
 }
 
 /// Plays one game between two in-process engines, fresh for the game
-/// (seeded from `seed`); see [`play_game`].
+/// (seeded from `seed`, with the limits of `match` when theirs set none);
+/// see [`play_game`].
 pub fn play_engines(
     configs: [&EngineConfig; 2],
     first: usize,
@@ -304,8 +314,18 @@ pub fn play_engines(
     seed: u64,
     stop: &Arc<AtomicBool>,
 ) -> Option<GameRecord> {
-    let mut a = EnginePlayer::new(configs[0].clone(), seed ^ 0xA, stop);
-    let mut b = EnginePlayer::new(configs[1].clone(), seed ^ 0xB, stop);
+    let player = |config: &EngineConfig, salt: u64| {
+        // Each game its own seed (the configuration's, if any, mixed in).
+        let own = config.seed.unwrap_or(0);
+        let options = super::defaults::Options::default();
+        let config = EngineConfig {
+            seed: Some(own ^ seed ^ salt),
+            ..options.complete(config, &super::defaults::MATCH)
+        };
+        EnginePlayer::new(config, &super::defaults::MATCH, stop)
+    };
+    let mut a = player(configs[0], 0xA);
+    let mut b = player(configs[1], 0xB);
     play_game([&mut a, &mut b], first, start, opening, None, stop)
 }
 

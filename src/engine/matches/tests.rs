@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::engine::clock::allocation;
+use crate::engine::defaults;
 
 #[test]
 fn openings_never_hand_the_next_player_a_win_in_one() {
@@ -64,8 +65,8 @@ fn a_faulty_player_loses_with_its_reason_whichever_colour_it_has() {
     for first in 0..2 {
         for faulty in 0..2 {
             let mut good = EnginePlayer::new(
-                EngineConfig::parse("iterations=30").unwrap(),
-                1,
+                EngineConfig::parse("iterations=30,seed=1").unwrap(),
+                &defaults::MATCH,
                 &Arc::new(AtomicBool::new(false)),
             );
             // The faulty player answers a placement already on the board.
@@ -183,7 +184,7 @@ fn an_engine_on_a_clock_spends_its_share_or_less() {
     let ms = Duration::from_millis;
     for early_stop in ["on", "off"] {
         let config = EngineConfig::parse(&format!("earlystop={early_stop}")).unwrap();
-        let mut p = EnginePlayer::new(config, 1, &Arc::new(AtomicBool::new(false)));
+        let mut p = EnginePlayer::new(config, &defaults::MATCH, &Arc::new(AtomicBool::new(false)));
         let pos = Position::new();
         let clock = OnClock {
             left: ms(2000),

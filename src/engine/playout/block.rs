@@ -69,7 +69,7 @@ mod tests {
         };
         let uniform = share(Policy::UNIFORM);
         let blocking = share(Policy {
-            block: 4,
+            pblock: 4,
             ..Policy::UNIFORM
         });
         // Uniform share u; four redraws leave 1 - (1 - u)^5 at least.

@@ -31,27 +31,27 @@ use crate::search::Replies;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Policy {
     /// Take an immediate win ([`win`]).
-    pub win: bool,
+    pub pwin: bool,
     /// Redraws of a placement that surely leaves the opponent's win in one
     /// ([`block`]; 0: off).
-    pub block: u8,
+    pub pblock: u8,
     /// Percent of the reward taken from the final counts ([`score`]).
-    pub score: u8,
+    pub pscore: u8,
 }
 
 impl Policy {
     /// Uniformly random placements.
     pub const UNIFORM: Policy = Policy {
-        win: false,
-        block: 0,
-        score: 0,
+        pwin: false,
+        pblock: 0,
+        pscore: 0,
     };
 
     /// The playouts of the engine as shipped (measured in docs/STRENGTH.md).
     pub const SHIPPED: Policy = Policy {
-        win: true,
-        block: 4,
-        score: 10,
+        pwin: true,
+        pblock: 4,
+        pscore: 10,
     };
 
     /// Plays `pos` to its end and returns the result, calling `record` with
@@ -76,7 +76,7 @@ impl Policy {
             if pos.status().is_over() {
                 return pos.status();
             }
-            if self.win {
+            if self.pwin {
                 let win = match known {
                     Some(w) => w,
                     None => win::choose(pos),
@@ -87,7 +87,7 @@ impl Policy {
                     return pos.status();
                 }
             }
-            let threat = if self.block > 0 { pos.threat() } else { None };
+            let threat = if self.pblock > 0 { pos.threat() } else { None };
             let region = threat.map(|t| pos.defence_region(t));
             let p = match reply::choose(pos, replies, last) {
                 Some(p) if region.is_none_or(|r| pos.may_stop(r, p)) => p,
@@ -97,7 +97,7 @@ impl Policy {
                 },
             };
             let p = match region {
-                Some(r) => block::choose(pos, rng, r, self.block, p),
+                Some(r) => block::choose(pos, rng, r, self.pblock, p),
                 None => p,
             };
             let won = pos.place_in_playout(p);
@@ -105,7 +105,7 @@ impl Policy {
             if won {
                 return pos.status();
             }
-            if self.block > 0 {
+            if self.pblock > 0 {
                 known = Some(block::still_wins(pos, threat));
             }
             last = Some(p);

@@ -19,7 +19,7 @@ mod tests {
         let pos = tactic("win1-1");
         let win = pos.winning_move().unwrap();
         let policy = Policy {
-            win: true,
+            pwin: true,
             ..Policy::UNIFORM
         };
         assert!(first_moves(&pos, policy, 20).iter().all(|&p| p == win));

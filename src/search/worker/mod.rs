@@ -119,7 +119,7 @@ impl<G: Game> Worker<G> {
     /// An empty tree for `root`; `seed` salts its move order.
     pub fn new(root: &G, config: &SearchConfig, seed: u64, node_cap: usize) -> Self {
         let uct: Uct = config.uct;
-        let order = MoveOrder::new(G::MOVE_SPACE, if config.ranked { G::RANKS } else { 1 });
+        let order = MoveOrder::new(G::MOVE_SPACE, if config.prior { G::RANKS } else { 1 });
         let win_check = config.solver && config.win_check;
         let mut w = Worker {
             tree: Tree::new(0),
@@ -127,7 +127,7 @@ impl<G: Game> Worker<G> {
             tables: Tables::new(&uct),
             uct,
             solver: config.solver,
-            exact: config.solver && config.exact,
+            exact: config.solver && config.endgame,
             expander: Expander {
                 win_check,
                 threats: win_check && config.threats,
@@ -160,6 +160,17 @@ impl<G: Game> Worker<G> {
             let mover = 1 - root.side_to_move();
             self.tree.node_mut(ROOT).proof = solver::terminal(o, mover);
         }
+    }
+
+    /// Bytes held by the tree and what the search keeps beside it.
+    pub fn bytes(&self) -> usize {
+        self.tree.bytes() + self.accel.bytes() + self.root_results.capacity() * 8
+    }
+
+    /// Sets the most nodes the tree may hold from the next search on.
+    pub fn set_node_cap(&mut self, cap: usize) {
+        self.node_cap = cap.max(1);
+        self.grow_cap = self.node_cap;
     }
 
     /// Whether the root's value is proven.

@@ -112,7 +112,7 @@ fn worse_ranks_wait_below_the_root_but_the_root_tries_every_move() {
                 fpu_drop,
                 ..Uct::default()
             },
-            ranked: true,
+            prior: true,
             ..SearchConfig::default()
         };
         let root = RankedHex(Hex::new());

@@ -409,10 +409,10 @@ fn a_short_game_is_analysed_with_its_graph() {
     let mut events = s.events(&id);
     s.ok(
         "POST",
-        &game_path(&id, "/analyse"),
+        &game_path(&id, "/analyze"),
         Some(json!({ "iterations": 400 })),
     );
-    let progress = events.wait_for("analysing", LONG);
+    let progress = events.wait_for("analyzing", LONG);
     assert_eq!(progress["total"], 5);
     let a = events.wait_for("analysis", LONG);
     assert_eq!(a["complete"], true);
@@ -423,16 +423,16 @@ fn a_short_game_is_analysed_with_its_graph() {
         s.ok("GET", &game_path(&id, "/analysis"), None)["moves"],
         a["moves"]
     );
-    // Analysed again with a budget far too large, and stopped before it
+    // Analyzed again with a budget far too large, and stopped before it
     // finishes a placement: the first analysis stays.
     s.ok(
         "POST",
-        &game_path(&id, "/analyse"),
+        &game_path(&id, "/analyze"),
         Some(json!({ "iterations": 1_000_000_000 })),
     );
-    events.wait_for("started", LONG);
+    events.wait_state(|s| s["busy"] == "analyzing", LONG);
     s.ok("POST", &game_path(&id, "/stop"), None);
-    events.wait_for("idle", LONG);
+    events.wait_state(|s| s["busy"].is_null(), LONG);
     assert_eq!(
         s.ok("GET", &game_path(&id, "/analysis"), None)["moves"],
         a["moves"]

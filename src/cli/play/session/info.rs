@@ -1,5 +1,7 @@
 //! Settings and listings: `set`, `moves`, `history`.
 
+use cabra::engine::EngineConfig;
+
 use super::*;
 
 impl Session {
@@ -21,7 +23,7 @@ impl Session {
             self.you,
             self.roles(),
             self.engine.threads(),
-            self.engine.seed(),
+            self.engine.config().seed.unwrap_or(0),
             if self.threats { "on" } else { "off" },
             self.line.position().rules()
         )
@@ -85,7 +87,11 @@ impl Session {
                 )
             }),
             "threads" => cabra::engine::parse_threads(value).map(|n| {
-                self.engine.set_threads(n);
+                let config = self.engine.config();
+                self.engine.set_config(EngineConfig {
+                    threads: Some(n),
+                    ..config
+                });
                 format!(
                     "The engine now searches with {}.",
                     cabra::engine::plural(n as u64, "thread")
@@ -93,7 +99,11 @@ impl Session {
             }),
             "seed" => match value.parse::<u64>() {
                 Ok(s) => {
-                    self.engine.set_seed(s);
+                    let config = self.engine.config();
+                    self.engine.set_config(EngineConfig {
+                        seed: Some(s),
+                        ..config
+                    });
                     Ok(format!("Seed set to {s}."))
                 }
                 Err(_) => Err(format!(

@@ -11,15 +11,16 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use cabra::engine::clock::{self, TimeControl};
-use cabra::engine::{Budget, Engine, Progress, Thought, format_duration, group, plural};
+use cabra::engine::Proven;
+use cabra::engine::clock::{OnClock, TimeControl};
+use cabra::engine::{
+    Budget, EngineHandle, Failed, Progress, Purpose, ReportView, Request, Thought, format_duration,
+    group, plural,
+};
 use cabra::game::record::Record;
 use cabra::game::{GameLine, Move, MoveList, Piece, Player, Position, Status, parse_move};
-use cabra::search::Proven;
 
 mod files;
 mod info;
@@ -33,7 +34,6 @@ use super::commands::{self, Cmd, Input};
 use crate::cli::files::{read_record, save_game};
 use crate::cli::render::{View, counted, moves_of, paint_player, render, result_line, status_line};
 
-pub use thinking::SEARCHING;
 pub use you::You;
 
 /// A win probability for people: `63%`, or `a proven win` / `loss` / `draw`.
@@ -129,8 +129,7 @@ pub struct Session {
     budget: Budget,
     /// The engine's game clock (`set clock`), instead of the budget.
     clock: Option<EngineClock>,
-    engine: Engine,
-    stop: Arc<AtomicBool>,
+    engine: EngineHandle,
     ui: Box<dyn Ui>,
     colours: bool,
     interactive: bool,
@@ -191,12 +190,12 @@ fn who(p: Player) -> String {
 
 impl Session {
     /// A session at the end of `record` (read from `file`, or an empty
-    /// record for the empty board), with `engine` to play and analyse.
+    /// record for the empty board), with `engine` to play and analyze.
     pub fn new(
         record: Record,
         file: Option<PathBuf>,
         options: Options,
-        engine: Engine,
+        engine: EngineHandle,
         ui: Box<dyn Ui>,
     ) -> Session {
         let pos = record.position;
@@ -206,7 +205,6 @@ impl Session {
             you: options.you,
             budget: options.budget,
             clock: None,
-            stop: engine.stop_flag(),
             engine,
             ui,
             colours: options.colours,
@@ -277,7 +275,6 @@ impl Session {
         let moved = if from_file {
             false
         } else {
-            self.stop.store(false, Ordering::SeqCst);
             self.engine_turns(&mut out)
         };
         if self.interactive || moved {
@@ -357,8 +354,6 @@ impl Session {
         if !matches!(input, Input::Command(Cmd::Quit, _) | Input::Empty) {
             self.quit_armed = false;
         }
-        // A Ctrl-C that arrived between commands is not meant for this one.
-        self.stop.store(false, Ordering::SeqCst);
         match input {
             Input::Empty => Response::default(),
             Input::Placement(text) => self.place(text),

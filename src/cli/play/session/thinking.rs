@@ -2,25 +2,29 @@
 
 use super::*;
 
-/// Raised while a search runs, so that a Ctrl-C handler can tell stopping
-/// a search from leaving the program.
-pub static SEARCHING: AtomicBool = AtomicBool::new(false);
+/// Moves the table of `go` lists.
+const GO_ROWS: usize = 8;
 
 impl Session {
-    /// Searches the current position with the budget, showing progress.
-    pub(super) fn think(&mut self) -> Thought {
-        self.think_within(self.budget)
-    }
-
-    /// Searches the current position within `budget`, showing progress.
-    fn think_within(&mut self, budget: Budget) -> Thought {
+    /// Searches the current position for `purpose` with the session's
+    /// budget (or on the engine's clock), showing progress.
+    fn think(&mut self, purpose: Purpose) -> Result<Thought, Failed> {
         let pos = *self.line.position();
+        let clock = self.clock.map(|c| OnClock {
+            left: c.left,
+            increment: c.control.increment,
+        });
+        let mut request = match purpose {
+            Purpose::Move => Request::new(pos),
+            Purpose::Analysis => Request::analysis(pos),
+        };
+        // On its clock the engine takes its share and may stop early.
+        request = request.clock(clock);
+        if clock.is_none() {
+            request = request.limits(self.budget);
+        }
         let ui = &mut self.ui;
-        SEARCHING.store(true, Ordering::SeqCst);
-        let thought = self
-            .engine
-            .think(&pos, budget, &mut |p| ui.progress(&pos, p));
-        SEARCHING.store(false, Ordering::SeqCst);
+        let thought = self.engine.search_here(request, |p| ui.progress(&pos, p));
         self.ui.progress_done();
         thought
     }
@@ -43,15 +47,12 @@ impl Session {
     /// What is already in `out` is shown first, as the search may take a while.
     pub(super) fn engine_play_one(&mut self, out: &mut String) -> bool {
         self.ui.stream(&std::mem::take(out));
-        let t = match self.clock {
-            // On its clock the engine takes its share and may stop early.
-            Some(c) => self.think_within(clock::budget(
-                c.left,
-                c.control.increment,
-                self.line.position(),
-                self.engine.config().early_stop,
-            )),
-            None => self.think(),
+        let t = match self.think(Purpose::Move) {
+            Ok(t) => t,
+            Err(e) => {
+                out.push_str(&format!("{e}: nothing played.\n"));
+                return false;
+            }
         };
         let played = t.report.best.filter(|_| !t.interrupted);
         if let Some(c) = &mut self.clock {
@@ -99,72 +100,11 @@ impl Session {
         if self.line.position().status().is_over() {
             return self.game_over_error();
         }
-        let t = self.think();
-        let r = &t.report;
-        let mover = self.line.position().to_move();
-        let mut out = String::new();
-        if t.interrupted {
-            out.push_str("Stopped (Ctrl-C): here is what the search found so far.\n");
+        let pos = *self.line.position();
+        match self.think(Purpose::Analysis) {
+            Ok(t) => Response::ok(ReportView::of(&pos, &t).table(GO_ROWS)),
+            Err(e) => Response::err(e.to_string()),
         }
-        out.push_str(&format!(
-            "{} to move: {} in {:.1} s ({}, {})\n",
-            who(mover),
-            plural(r.iterations, "iteration"),
-            r.seconds,
-            plural(r.threads as u64, "thread"),
-            plural(r.nodes, "node")
-        ));
-        match (r.best, r.proven) {
-            (Some(b), Some(Proven::Win)) => out.push_str(&format!(
-                "best: {b} — {} wins by force (proven)\n",
-                who(mover)
-            )),
-            (Some(b), Some(Proven::Loss)) => out.push_str(&format!(
-                "best: {b} — but {} loses against best play (proven)\n",
-                who(mover)
-            )),
-            (Some(b), Some(Proven::Draw)) => {
-                out.push_str(&format!("best: {b} — a draw with best play (proven)\n"))
-            }
-            (Some(b), None) => out.push_str(&format!(
-                "best: {b} — {} wins {:.1}% of the engine's playouts\n",
-                who(mover),
-                100.0 * r.winrate
-            )),
-            (None, _) => out.push_str("no placement found\n"),
-        }
-        if !r.top.is_empty() {
-            let width = r
-                .top
-                .iter()
-                .map(|m| m.mv.to_string().len())
-                .max()
-                .unwrap_or(10)
-                .max(9);
-            out.push_str(&format!(
-                "  {:<width$}  {:>10}  {:>6}\n",
-                "placement", "visits", "win"
-            ));
-            for m in r.top.iter().take(8) {
-                let value = match m.proven {
-                    Some(Proven::Win) => "won".to_string(),
-                    Some(Proven::Loss) => "lost".to_string(),
-                    Some(Proven::Draw) => "draw".to_string(),
-                    None => format!("{:.1}%", 100.0 * m.winrate),
-                };
-                out.push_str(&format!(
-                    "  {:<width$}  {:>10}  {:>6}\n",
-                    m.mv.to_string(),
-                    group(m.visits),
-                    value
-                ));
-            }
-        }
-        if r.pv.len() > 1 {
-            let pv: Vec<String> = r.pv.iter().take(10).map(|m| m.to_string()).collect();
-            out.push_str(&format!("expected line: {}\n", pv.join(", ")));
-        }
-        Response::ok(out)
     }
 
     pub(super) fn engine_move(&mut self) -> Response {

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use cabra::engine::{Budget, Engine, EngineConfig, parse_duration};
+use cabra::engine::{Budget, EngineConfig, EngineHandle, defaults, parse_duration};
 use cabra::game::Position;
 use cabra::game::record::{Record, parse_game, write_game};
 use rand::SeedableRng;
@@ -35,12 +35,13 @@ fn session_with(you: You, interactive: bool) -> Session {
         position: Position::new(),
         header: Vec::new(),
     };
-    let engine = Engine::new(
+    let engine = EngineHandle::new(
         EngineConfig {
             threads: Some(1),
+            seed: Some(1),
             ..EngineConfig::default()
         },
-        1,
+        &defaults::PLAY,
     );
     Session::new(
         record,

@@ -59,7 +59,7 @@ function note(text, kind) { ui.note = text; ui.noteKind = kind; say(text, kind);
 
 function drawPanels() {
   const g = ui.game;
-  $('status').textContent = g.busy === 'thinking' ? `${g.text} — the engine is thinking` : g.busy === 'analysing' ? 'Analysing the game…' : g.text;
+  $('status').textContent = g.busy === 'thinking' ? `${g.text} — the engine is thinking` : g.busy === 'analyzing' ? 'Analyzing the game…' : g.text;
   if (g.result === 'ongoing' && g.left[g.to_move - 1][ui.piece] === 0) {
     ui.piece = ['L', 'T', 'Z', 'O'].find((k) => g.left[g.to_move - 1][k] > 0) || ui.piece;
   }
@@ -180,10 +180,10 @@ function listen() {
     await show(d.state);
     maybeEngine();
   });
-  es.addEventListener('analysing', (e) => {
+  es.addEventListener('analyzing', (e) => {
     const d = JSON.parse(e.data);
-    ui.game.busy = 'analysing';
-    $('an-status').textContent = `Analysing: ${d.done} of ${d.total} placements…`;
+    ui.game.busy = 'analyzing';
+    $('an-status').textContent = `Analyzing: ${d.done} of ${d.total} placements…`;
     drawLive(ui);
   });
   es.addEventListener('analysis', async (e) => {
@@ -246,12 +246,12 @@ function wire() {
     $(`p${p}`).value = ui.players[p];
     $(`p${p}`).onchange = () => { ui.players[p] = $(`p${p}`).value; drawPanels(); maybeEngine(); };
   }
-  $('analyse').onclick = async () => {
+  $('analyze').onclick = async () => {
     const n = parseInt($('an-iterations').value, 10);
     try {
-      await api.analyse(ui.id, n > 0 ? { iterations: n } : {});
+      await api.analyze(ui.id, n > 0 ? { iterations: n } : {});
       ui.game.busy = 'waiting';
-      $('an-status').textContent = 'Analysing…';
+      $('an-status').textContent = 'Analyzing…';
       drawPanels();
     } catch (e) { note(e.message, 'bad'); }
   };

@@ -95,7 +95,7 @@ export function drawLive(ui) {
   const busy = ui.game.busy;
   $('stop').disabled = !busy;
   $('go').disabled = !!busy || ui.game.result !== 'ongoing';
-  $('analyse').disabled = !!busy || ui.game.line.length === 0;
+  $('analyze').disabled = !!busy || ui.game.line.length === 0;
   if (busy === 'waiting') { $('live-text').textContent = 'Waiting for a free search thread…'; return; }
   if (!t) {
     if (!busy) $('live-text').textContent = ui.lastThought || 'Idle.';
@@ -119,8 +119,8 @@ export function drawAnalysis(ui, onPoint) {
     pt.addEventListener('click', () => onPoint(Number(pt.dataset.ply)));
   });
   $('an-status').textContent = a.complete
-    ? `Analysed ${a.moves.length} placements.`
-    : `Stopped: ${a.moves.length} of ${a.placements} placements analysed.`;
+    ? `Analyzed ${a.moves.length} placements.`
+    : `Stopped: ${a.moves.length} of ${a.placements} placements analyzed.`;
   const t = $('an-summary');
   t.replaceChildren();
   const head = el('tr');

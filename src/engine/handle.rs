@@ -1,0 +1,485 @@
+//! The engine handle: the one way a search starts, for every front end.
+//!
+//! A handle owns an [`Engine`] (its configuration and the tree kept along
+//! the game) and the threads that search with it. A front end builds a
+//! [`Request`] (the position, what the search is for, its own limits if
+//! any, a game clock if any, how often to report), starts it, and gets a
+//! [`Job`]: it may listen to progress reports, stop the job, and wait for
+//! its [`Thought`]. Each job has its own stop; the caller never touches
+//! flags or threads, and the limits are settled in one place
+//! ([`Budget::resolve`]). Longer work (a whole game's analysis, several
+//! turns of a query) runs as one job of several searches ([`Thinker`]).
+//!
+//! ```
+//! use cabra::engine::{Budget, EngineConfig, EngineHandle, Progress, Request, defaults};
+//! use cabra::game::Position;
+//! let config = EngineConfig::parse("threads=1,seed=3").unwrap();
+//! let engine = EngineHandle::new(config, &defaults::SEARCH);
+//! let request = Request::new(Position::new()).limits(Budget::iterations(2_000));
+//! let job = engine.start(request, |p: &Progress| println!("{} iterations", p.report.iterations));
+//! let thought = job.wait().unwrap();
+//! assert_eq!(thought.report.iterations, 2_000);
+//! assert!(thought.report.best.is_some());
+//! // A search that runs until it is stopped.
+//! let job = engine.start(Request::analysis(Position::new()).until_stopped(), |_: &Progress| {});
+//! let thought = job.stop_and_wait().unwrap();
+//! assert!(thought.interrupted);
+//! ```
+
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, mpsc};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use thiserror::Error;
+
+use super::budget::Budget;
+use super::clock::OnClock;
+use super::config::EngineConfig;
+use super::defaults::Defaults;
+use super::engine::{DEFAULT_REPORT_EVERY, Engine, Plan, Progress, Purpose, Thought};
+use super::memory::{BYTES_PER_NODE, MemberId, TreeMemory};
+use crate::game::{Move, Position};
+use crate::search::Report;
+
+/// Root moves a report lists unless the request says otherwise.
+pub const DEFAULT_TOP_MOVES: usize = 10;
+
+/// One search as a front end asks for it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Request {
+    /// The position to search (its history says which tree to keep).
+    pub position: Position,
+    /// A move to play, or the engine's view of the position.
+    pub purpose: Purpose,
+    /// The request's own limits, which win over the configuration's and
+    /// the front end's default ([`Budget::resolve`]); `None`: theirs.
+    /// `Some(Budget::UNLIMITED)` searches until stopped.
+    pub limits: Option<Budget>,
+    /// The move's share of the mover's game clock, which caps the time
+    /// (and lets a move's search stop once its move is settled).
+    pub share: Option<Duration>,
+    /// How often progress is reported.
+    pub report_every: Duration,
+    /// Root moves the report lists.
+    pub top_moves: usize,
+    /// Drop the tree first: the search starts from scratch (every position
+    /// of an analysis gets the same effort).
+    pub fresh: bool,
+}
+
+impl Request {
+    /// A search for the move to play at `position`, with the limits of the
+    /// configuration or the front end.
+    pub fn new(position: Position) -> Request {
+        Request {
+            position,
+            purpose: Purpose::Move,
+            limits: None,
+            share: None,
+            report_every: DEFAULT_REPORT_EVERY,
+            top_moves: DEFAULT_TOP_MOVES,
+            fresh: false,
+        }
+    }
+
+    /// A search for the engine's view of `position`.
+    pub fn analysis(position: Position) -> Request {
+        Request {
+            purpose: Purpose::Analysis,
+            ..Request::new(position)
+        }
+    }
+
+    /// With these limits of its own (none set: the configuration's).
+    pub fn limits(mut self, budget: Budget) -> Request {
+        self.limits = (!budget.is_unlimited()).then_some(budget);
+        self
+    }
+
+    /// Until it is stopped (or its tree is full and the position solved).
+    pub fn until_stopped(mut self) -> Request {
+        self.limits = Some(Budget::UNLIMITED);
+        self
+    }
+
+    /// On the mover's game clock: its share is the engine's
+    /// [`super::clock::allocation`].
+    pub fn clock(mut self, clock: Option<OnClock>) -> Request {
+        self.share = clock.map(|c| c.allocation(&self.position));
+        self
+    }
+
+    /// With this share of a game clock (one that a front end keeps
+    /// itself, such as GTP's byo-yomi).
+    pub fn share(mut self, share: Option<Duration>) -> Request {
+        self.share = share;
+        self
+    }
+
+    /// Reporting progress about this often.
+    pub fn report_every(mut self, every: Duration) -> Request {
+        self.report_every = every;
+        self
+    }
+
+    /// Listing this many root moves.
+    pub fn top_moves(mut self, n: usize) -> Request {
+        self.top_moves = n.max(1);
+        self
+    }
+
+    /// From scratch, without the tree kept from earlier searches.
+    pub fn fresh(mut self) -> Request {
+        self.fresh = true;
+        self
+    }
+}
+
+/// Hears a search's progress (after each report period but the last); a
+/// listener that breaks stops the search, as when whoever asked for it
+/// has gone away.
+pub trait Listener: Send {
+    /// The search so far.
+    fn progress(&mut self, p: &Progress) -> ControlFlow<()>;
+}
+
+impl<F: FnMut(&Progress) + Send> Listener for F {
+    fn progress(&mut self, p: &Progress) -> ControlFlow<()> {
+        self(p);
+        ControlFlow::Continue(())
+    }
+}
+
+/// A job's thread failed (a bug): what it was doing is lost, and the
+/// handle starts its next job with a fresh engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[error("the engine failed (a bug): it was restarted")]
+pub struct Failed;
+
+/// Stops a job, or whatever job a handle runs, from any thread (e.g. a
+/// signal handler).
+#[derive(Clone, Debug)]
+pub struct Stopper(Stop);
+
+#[derive(Clone, Debug)]
+enum Stop {
+    Job(Arc<AtomicBool>),
+    Current(Arc<Mutex<Option<Arc<AtomicBool>>>>),
+}
+
+impl Stopper {
+    /// Whether there is a job to stop: for a handle's stopper, whether a
+    /// job runs now.
+    pub fn is_active(&self) -> bool {
+        match &self.0 {
+            Stop::Job(flag) => !flag.load(Ordering::SeqCst),
+            Stop::Current(slot) => lock(slot).is_some(),
+        }
+    }
+
+    /// Stops the job.
+    pub fn stop(&self) {
+        match &self.0 {
+            Stop::Job(flag) => flag.store(true, Ordering::SeqCst),
+            Stop::Current(slot) => {
+                if let Some(flag) = &*lock(slot) {
+                    flag.store(true, Ordering::SeqCst);
+                }
+            }
+        }
+    }
+}
+
+/// Work under way on a handle's thread.
+pub struct Job<T> {
+    stop: Arc<AtomicBool>,
+    thread: JoinHandle<T>,
+}
+
+impl<T> Job<T> {
+    /// Asks the job to stop (a search ends its current slice, within a
+    /// few milliseconds).
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// What stops this job from elsewhere.
+    pub fn stopper(&self) -> Stopper {
+        Stopper(Stop::Job(self.stop.clone()))
+    }
+
+    /// Whether the job is over (its result waits).
+    pub fn is_finished(&self) -> bool {
+        self.thread.is_finished()
+    }
+
+    /// Waits for the job's result.
+    pub fn wait(self) -> Result<T, Failed> {
+        self.thread.join().map_err(|_| Failed)
+    }
+
+    /// Stops the job and waits for what it had.
+    pub fn stop_and_wait(self) -> Result<T, Failed> {
+        self.stop();
+        self.wait()
+    }
+}
+
+/// A job's access to the engine: searches within the handle's rules.
+pub struct Thinker<'a> {
+    engine: &'a mut Engine,
+    stop: &'a Arc<AtomicBool>,
+    default: Budget,
+    memory: Option<&'a (Arc<TreeMemory>, MemberId)>,
+}
+
+impl Thinker<'_> {
+    /// The engine's configuration.
+    pub fn config(&self) -> &EngineConfig {
+        self.engine.config()
+    }
+
+    /// Whether the job was told to stop.
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::SeqCst)
+    }
+
+    /// The limits `request` searches with.
+    pub fn budget(&self, request: &Request) -> Budget {
+        budget_of(self.engine.config(), self.default, request)
+    }
+
+    /// Drops the tree kept (its memory goes back at once).
+    pub fn forget(&mut self) {
+        self.engine.forget();
+        if let Some((memory, id)) = self.memory {
+            memory.release(*id, 0);
+        }
+    }
+
+    /// Searches as `request` asks, telling `listener` of its progress.
+    pub fn search(&mut self, request: &Request, listener: &mut dyn Listener) -> Thought {
+        let budget = self.budget(request);
+        if request.fresh {
+            self.engine.forget();
+        }
+        if let Some((memory, id)) = self.memory {
+            let share = memory.reserve(*id, self.engine.tree_bytes());
+            if self.engine.tree_bytes() > share {
+                self.engine.forget();
+            }
+            self.engine.set_node_cap(share / BYTES_PER_NODE);
+        }
+        let plan = Plan {
+            pos: request.position,
+            budget,
+            purpose: request.purpose,
+            report_every: request.report_every,
+            top_moves: request.top_moves,
+        };
+        let thought = self
+            .engine
+            .think(&plan, self.stop, &mut |p| listener.progress(p));
+        if let Some((memory, id)) = self.memory {
+            memory.release(*id, self.engine.tree_bytes());
+        }
+        thought
+    }
+}
+
+/// The limits of `request` for an engine configured as `config`, in a
+/// front end whose default is `default`.
+fn budget_of(config: &EngineConfig, default: Budget, request: &Request) -> Budget {
+    let early_stop = config.early_stop && request.purpose == Purpose::Move;
+    Budget::resolve(
+        request.limits,
+        config.budget,
+        default,
+        request.share,
+        early_stop,
+    )
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The one engine of a front end (or of one game of it): the searches it
+/// runs, one at a time, on threads of its own.
+pub struct EngineHandle {
+    engine: Arc<Mutex<Engine>>,
+    /// A copy of the engine's configuration, readable during a search.
+    config: Mutex<EngineConfig>,
+    default: Budget,
+    /// The stop of the job running, if any.
+    current: Arc<Mutex<Option<Arc<AtomicBool>>>>,
+    memory: Option<Arc<(Arc<TreeMemory>, MemberId)>>,
+}
+
+impl EngineHandle {
+    /// A handle for an engine configured as `config` (complete it with
+    /// [`super::defaults::Options::complete`] first), in the front end of
+    /// `defaults`.
+    pub fn new(config: EngineConfig, defaults: &Defaults) -> EngineHandle {
+        EngineHandle {
+            engine: Arc::new(Mutex::new(Engine::new(config.clone()))),
+            config: Mutex::new(config),
+            default: defaults.budget,
+            current: Arc::new(Mutex::new(None)),
+            memory: None,
+        }
+    }
+
+    /// A handle whose trees count against `memory`, shared with other
+    /// handles.
+    pub fn with_memory(
+        config: EngineConfig,
+        defaults: &Defaults,
+        memory: &Arc<TreeMemory>,
+    ) -> EngineHandle {
+        let mut h = EngineHandle::new(config, defaults);
+        let id = memory.join(Arc::downgrade(&h.engine));
+        h.memory = Some(Arc::new((memory.clone(), id)));
+        h
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> EngineConfig {
+        lock(&self.config).clone()
+    }
+
+    /// Changes the configuration (after the job running, if any; the tree
+    /// is dropped unless only the limits changed).
+    pub fn set_config(&self, config: EngineConfig) {
+        lock(&self.engine).set_config(config.clone());
+        *lock(&self.config) = config;
+    }
+
+    /// The front end's default limits.
+    pub fn default_budget(&self) -> Budget {
+        self.default
+    }
+
+    /// The limits `request` would search with.
+    pub fn budget(&self, request: &Request) -> Budget {
+        budget_of(&lock(&self.config), self.default, request)
+    }
+
+    /// Threads of a search.
+    pub fn threads(&self) -> usize {
+        lock(&self.config).threads.unwrap_or(1).max(1)
+    }
+
+    /// Starts `work` on a thread of its own with the engine, once the job
+    /// running (which is stopped) has ended.
+    pub fn spawn<T, W>(&self, work: W) -> Job<T>
+    where
+        T: Send + 'static,
+        W: FnOnce(&mut Thinker) -> T + Send + 'static,
+    {
+        let stop = Arc::new(AtomicBool::new(false));
+        if let Some(old) = lock(&self.current).replace(stop.clone()) {
+            old.store(true, Ordering::SeqCst);
+        }
+        let engine = self.engine.clone();
+        let (flag, default, memory) = (stop.clone(), self.default, self.memory.clone());
+        let current = self.current.clone();
+        let config = lock(&self.config).clone();
+        let thread = std::thread::Builder::new()
+            .name("cabra-engine".into())
+            .spawn(move || {
+                let mut guard = engine.lock().unwrap_or_else(|poisoned| {
+                    // The last job failed: start again with a fresh engine.
+                    let mut g = poisoned.into_inner();
+                    *g = Engine::new(config);
+                    g
+                });
+                let mut thinker = Thinker {
+                    engine: &mut guard,
+                    stop: &flag,
+                    default,
+                    memory: memory.as_deref(),
+                };
+                let out = work(&mut thinker);
+                let mut slot = lock(&current);
+                if slot.as_ref().is_some_and(|f| Arc::ptr_eq(f, &flag)) {
+                    *slot = None;
+                }
+                out
+            })
+            .expect("starting an engine thread");
+        Job { stop, thread }
+    }
+
+    /// Starts the search of `request`, telling `listener` of its progress.
+    pub fn start(&self, request: Request, mut listener: impl Listener + 'static) -> Job<Thought> {
+        self.spawn(move |t| t.search(&request, &mut listener))
+    }
+
+    /// Searches `request` and waits for the result.
+    pub fn search(&self, request: Request) -> Result<Thought, Failed> {
+        self.start(request, |_: &Progress| {}).wait()
+    }
+
+    /// Searches `request` and waits for the result, calling `progress` on
+    /// this thread as the reports come (for a front end whose display
+    /// lives on its own thread, such as a terminal).
+    pub fn search_here(
+        &self,
+        request: Request,
+        mut progress: impl FnMut(&Progress),
+    ) -> Result<Thought, Failed> {
+        let (tx, rx) = mpsc::channel::<(Duration, f64, Report<Move>)>();
+        let job = self.start(request, move |p: &Progress| {
+            let _ = tx.send((p.elapsed, p.fraction, p.report.clone()));
+        });
+        // The reports end when the job drops its listener.
+        for (elapsed, fraction, report) in rx {
+            progress(&Progress {
+                elapsed,
+                fraction,
+                report: &report,
+            });
+        }
+        job.wait()
+    }
+
+    /// Whether a job runs.
+    pub fn is_busy(&self) -> bool {
+        lock(&self.current).is_some()
+    }
+
+    /// Stops the job running, if any.
+    pub fn stop(&self) {
+        self.stopper().stop();
+    }
+
+    /// What stops the handle's job of the moment, from any thread.
+    pub fn stopper(&self) -> Stopper {
+        Stopper(Stop::Current(self.current.clone()))
+    }
+
+    /// Drops the tree (after the job running, if any).
+    pub fn forget(&self) {
+        lock(&self.engine).forget();
+    }
+
+    /// Nodes in the tree kept (0 while a job runs).
+    pub fn nodes(&self) -> usize {
+        self.engine.try_lock().map_or(0, |e| e.nodes())
+    }
+}
+
+impl Drop for EngineHandle {
+    fn drop(&mut self) {
+        self.stop();
+        if let Some(m) = &self.memory {
+            m.0.leave(m.1);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,147 @@
+use std::time::Instant;
+
+use super::*;
+use crate::engine::clock::OnClock;
+use crate::engine::defaults;
+use crate::game::record::parse_game;
+
+fn handle(config: &str) -> EngineHandle {
+    EngineHandle::new(EngineConfig::parse(config).unwrap(), &defaults::SEARCH)
+}
+
+fn midgame() -> Position {
+    parse_game(include_str!("../../../games/midgame-9.caminos")).unwrap()
+}
+
+#[test]
+fn a_search_runs_on_its_own_thread_and_stops_when_told() {
+    let h = handle("threads=1,seed=1");
+    let job = h.start(Request::new(midgame()).until_stopped(), |_: &Progress| {});
+    std::thread::sleep(Duration::from_millis(50));
+    assert!(h.is_busy() && !job.is_finished());
+    let t0 = Instant::now();
+    let t = job.stop_and_wait().unwrap();
+    assert!(
+        t0.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        t0.elapsed()
+    );
+    assert!(t.interrupted && t.report.best.is_some());
+    assert!(!h.is_busy());
+    // The handle's stopper stops whatever job runs when it is used.
+    let stopper = h.stopper();
+    let job = h.start(Request::new(midgame()).until_stopped(), |_: &Progress| {});
+    std::thread::sleep(Duration::from_millis(20));
+    stopper.stop();
+    assert!(job.wait().unwrap().interrupted);
+}
+
+#[test]
+fn a_new_job_stops_the_one_running_and_each_has_its_own_stop() {
+    let h = handle("threads=1,seed=1");
+    let first = h.start(Request::new(midgame()).until_stopped(), |_: &Progress| {});
+    std::thread::sleep(Duration::from_millis(20));
+    let second = h.start(
+        Request::new(midgame()).limits(Budget::iterations(1_000)),
+        |_: &Progress| {},
+    );
+    assert!(first.wait().unwrap().interrupted);
+    let t = second.wait().unwrap();
+    assert!(!t.interrupted, "the second search has a stop of its own");
+    assert_eq!(t.report.iterations, 1_000);
+}
+
+#[test]
+fn progress_comes_at_the_period_asked_and_a_listener_can_stop_it() {
+    let h = handle("threads=1,seed=1");
+    let (tx, rx) = std::sync::mpsc::channel();
+    let request = Request::new(midgame())
+        .limits(Budget::time(Duration::from_millis(300)))
+        .report_every(Duration::from_millis(20));
+    let t = h
+        .start(request, move |p: &Progress| {
+            let _ = tx.send(p.elapsed);
+        })
+        .wait()
+        .unwrap();
+    let reports: Vec<Duration> = rx.try_iter().collect();
+    assert!(reports.len() >= 8, "{} reports", reports.len());
+    assert!(!t.interrupted);
+    struct Leaving(usize);
+    impl Listener for Leaving {
+        fn progress(&mut self, _: &Progress) -> ControlFlow<()> {
+            self.0 += 1;
+            if self.0 == 3 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        }
+    }
+    let request = Request::new(midgame())
+        .until_stopped()
+        .report_every(Duration::from_millis(10));
+    let t = h.start(request, Leaving(0)).wait().unwrap();
+    assert!(t.interrupted && t.report.seconds < 2.0);
+}
+
+#[test]
+fn limits_come_from_the_request_then_the_configuration_then_the_default() {
+    let pos = midgame();
+    let ms = Duration::from_millis;
+    let plain = handle("threads=1");
+    let request = Request::new(pos);
+    assert_eq!(plain.budget(&request), defaults::SEARCH.budget);
+    let own = handle("threads=1,iterations=700");
+    assert_eq!(own.budget(&request), Budget::iterations(700));
+    let asked = request.clone().limits(Budget::time(ms(50)));
+    assert_eq!(own.budget(&asked), Budget::time(ms(50)));
+    assert!(own.search(asked).unwrap().report.iterations > 0);
+    // A clock caps the time and lets a move stop once settled.
+    let clock = OnClock {
+        left: ms(1_400),
+        increment: Duration::ZERO,
+    };
+    let on_clock = Request::new(pos).clock(Some(clock));
+    let b = plain.budget(&on_clock);
+    assert!(b.time.unwrap() < ms(1_000) && b.early_stop, "{b:?}");
+    let b = plain.budget(&Request::analysis(pos).clock(Some(clock)));
+    assert!(!b.early_stop, "an analysis uses its whole time");
+}
+
+#[test]
+fn a_failed_job_is_reported_and_the_next_one_gets_a_fresh_engine() {
+    let h = handle("threads=1,seed=1");
+    let job = h.spawn(|_: &mut Thinker| -> u32 { panic!("a bug") });
+    assert_eq!(job.wait(), Err(Failed));
+    let t = h
+        .search(Request::new(midgame()).limits(Budget::iterations(500)))
+        .unwrap();
+    assert_eq!(t.report.iterations, 500);
+}
+
+#[test]
+fn handles_sharing_a_memory_budget_keep_within_it() {
+    let cap = 24 << 20;
+    let memory = Arc::new(TreeMemory::new(cap, 1));
+    let config = EngineConfig::parse("threads=1,seed=1").unwrap();
+    let handles: Vec<EngineHandle> = (0..3)
+        .map(|_| EngineHandle::with_memory(config.clone(), &defaults::SERVE, &memory))
+        .collect();
+    for h in &handles {
+        let t = h
+            .search(Request::new(midgame()).limits(Budget::iterations(300_000)))
+            .unwrap();
+        // A tree stops growing at its share of the budget.
+        assert!(
+            t.report.nodes as usize <= cap / BYTES_PER_NODE,
+            "{}",
+            t.report.nodes
+        );
+        assert!(memory.used() <= cap, "{} > {cap}", memory.used());
+    }
+    // The older trees gave way to the newer.
+    assert!(memory.kept() <= 2, "{}", memory.kept());
+    drop(handles);
+    assert_eq!(memory.used(), 0);
+}

@@ -327,6 +327,79 @@ def test_the_engine_plays_itself_thinking_live_and_stops(browser):
     assert not page.errors, page.errors
 
 
+def play_engine_games(page, games, label):
+    """Engine against engine from a new game, `games` times; every game
+    must reach its end (a page that waits for nothing would stall)."""
+    set_players(page, "engine", "engine")
+    for g in range(games):
+        # The new game is the next version, and every move one more.
+        v0 = page.evaluate("window.cabra.ui.game.version")
+        page.click("#new")
+        page.wait_for_function(
+            f"(g => g.version > {v0} + 1 && g.result !== 'ongoing' && !g.busy)"
+            "(window.cabra.ui.game)", timeout=90_000)
+        result = page.text_content("#result")
+        assert "wins" in result or "draw" in result, (label, g, result)
+    set_players(page, "human", "human")
+
+
+def test_engine_against_engine_at_one_iteration_a_move_never_stalls(browser):
+    page = open_page(browser)
+    page.fill("#time", "")
+    page.fill("#iterations", "1")
+    t0 = time.perf_counter()
+    play_engine_games(page, 10, "1 iteration")
+    figures["10 engine games at 1 iteration a move (s)"] = round(time.perf_counter() - t0, 1)
+    assert not page.errors, page.errors
+
+
+def test_engine_against_engine_at_50_ms_a_move_never_stalls(browser):
+    page = open_page(browser)
+    page.fill("#time", "0.05")
+    page.fill("#iterations", "")
+    t0 = time.perf_counter()
+    play_engine_games(page, 10, "50 ms")
+    figures["10 engine games at 50 ms a move (s)"] = round(time.perf_counter() - t0, 1)
+    shot(page, "10-engine-games-over.png")
+    assert not page.errors, page.errors
+
+
+def download(page, selector, name):
+    with page.expect_download() as d:
+        page.click(selector)
+    path = Path(tempfile.mkdtemp()) / name
+    d.value.save_as(path)
+    return path
+
+
+def test_save_after_a_review_writes_what_the_page_says(browser):
+    page = open_page(browser)
+    set_players(page, "human", "human")
+    moves = placements("games/hand_straight_bridge.caminos")
+    for m in moves:
+        typed(page, m)
+    page.fill("#an-iterations", "500")
+    page.click("#analyze")
+    expect(page.locator("#plot circle.point")).to_have_count(5, timeout=60_000)
+    # Reviewing placement 2 shows the board before it.
+    page.locator('#plot circle.point[data-ply="2"]').click()
+    wait_ply(page, 1)
+    expect(page.locator("#save")).to_have_text("Save game (5 moves)")
+    expect(page.locator("#save-here")).to_have_text("Save up to move 1 (1 move of 5)")
+    whole = download(page, "#save", "whole.caminos")
+    out = subprocess.run([BIN, "check", str(whole)], capture_output=True, text=True)
+    assert out.stdout.startswith("ok: 5 placements; player 1 wins by bridge"), out.stdout
+    part = download(page, "#save-here", "part.caminos")
+    out = subprocess.run([BIN, "check", str(part)], capture_output=True, text=True)
+    assert out.stdout.startswith("ok: 1 placement; in progress"), out.stdout
+    shot(page, "11-save-after-review.png")
+    # At the end of the line there is one way to save.
+    page.click("#moves li >> nth=4")
+    wait_ply(page, 5)
+    expect(page.locator("#save-here")).to_be_hidden()
+    assert not page.errors, page.errors
+
+
 def main():
     SHOTS.mkdir(parents=True, exist_ok=True)
     tests = [v for k, v in globals().items() if k.startswith("test_")]

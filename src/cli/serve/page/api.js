@@ -41,6 +41,6 @@ export const api = {
   analyze: (id, budget) => call('POST', game(id, '/analyze'), budget),
   analysis: (id) => call('GET', game(id, '/analysis')),
   stop: (id) => call('POST', game(id, '/stop'), {}),
-  recordUrl: (id) => game(id, '/record'),
+  recordUrl: (id, ply) => game(id, ply === undefined ? '/record' : `/record?ply=${ply}`),
   eventsUrl: (id) => game(id, '/events'),
 };

@@ -1,5 +1,10 @@
 // Cabra's page: the state of the tab, the wiring of buttons, keys, the
 // board and the live channel. The rules and the engine live on the server.
+//
+// The game shown is the server's: every change comes as a `state` event
+// (and in the answer to the request that made it), each with a version,
+// and the page keeps the newest. Nothing here guesses what the engine is
+// doing, so no order of answers and events can leave the page waiting.
 
 import { api } from './api.js';
 import { drawBoard, watchBoard } from './board.js';
@@ -7,14 +12,15 @@ import { drawTray, drawOrientations, drawGame, drawLive, drawAnalysis, say } fro
 
 const $ = (id) => document.getElementById(id);
 const KEY = 'cabra-game';
+const PLAYERS = 'cabra-players';
 
 const ui = {
   id: null, game: null, ply: 0,
   piece: 'L', orient: { L: 0, T: 0, Z: 0, O: 0 }, orientations: {},
   rotation: 0, layers: 3, column: null,
-  players: { 1: 'human', 2: 'engine' },
+  players: JSON.parse(sessionStorage.getItem(PLAYERS) || 'null') || { 1: 'human', 2: 'engine' },
   thinking: null, lastThought: '', analysis: null, reviewing: null,
-  events: null,
+  events: null, asking: false,
 };
 // Timings read by the browser tests (and anyone curious).
 window.cabra = { ui, times: {} };
@@ -68,15 +74,27 @@ function drawPanels() {
   drawGame(ui, goto);
   drawLive(ui);
   drawAnalysis(ui, review);
+  // Save keeps the whole game; while earlier moves are shown, a second
+  // link saves only up to the move shown.
+  const moves = (n) => `${n} move${n === 1 ? '' : 's'}`;
   $('save').href = api.recordUrl(ui.id);
+  $('save').textContent = `Save game (${moves(g.length)})`;
+  $('save-here').hidden = g.ply === g.length;
+  $('save-here').href = api.recordUrl(ui.id, g.ply);
+  $('save-here').textContent = `Save up to move ${g.ply} (${moves(g.ply)} of ${g.length})`;
   document.querySelectorAll('.layer').forEach((b) => b.classList.toggle('on', Number(b.dataset.layers) === ui.layers));
 }
 
+// Shows a state of the game, unless a newer one is shown already (a
+// request's answer can arrive after the events that followed it).
 async function show(game) {
+  if (ui.game && game.id === ui.game.id && game.version < ui.game.version) return;
   ui.game = game;
+  if (!game.busy) ui.thinking = null;
   if (ui.analysis && !game.analysis) { ui.analysis = null; ui.reviewing = null; }
   drawPanels();
   await redraw();
+  maybeEngine();
 }
 
 // A game the server no longer holds (it expired while the tab was idle,
@@ -108,19 +126,28 @@ function budget() {
   return b;
 }
 
-async function engineMove() {
+// Asks the engine for a move; whether it is busy comes as a state event.
+async function engineMove(auto) {
+  if (ui.asking) return;
+  ui.asking = true;
   try {
     ui.thinking = null;
     await api.think(ui.id, budget());
-    ui.game.busy = 'waiting';
-    drawPanels();
-  } catch (e) { note(e.message, 'bad'); }
+  } catch (e) {
+    // Another request got the engine first (a 409): its events follow.
+    if (!(auto && e.status === 409)) note(e.message, 'bad');
+  } finally {
+    ui.asking = false;
+  }
+  maybeEngine();
 }
 
-// The engine plays when it is the turn of a side it holds.
+// The engine plays when it is the turn of a side it holds, at the end of
+// the game's line (not while earlier moves are reviewed).
 function maybeEngine() {
   const g = ui.game;
-  if (g.result === 'ongoing' && !g.busy && ui.players[g.to_move] === 'engine') engineMove();
+  if (g && g.result === 'ongoing' && !g.busy && !ui.asking && g.ply === g.length
+      && ui.players[g.to_move] === 'engine') engineMove(true);
 }
 
 async function place(body) {
@@ -128,7 +155,6 @@ async function place(body) {
   if (await act(() => api.place(ui.id, body))) {
     window.cabra.times.place = performance.now() - t0;
     note('', '');
-    maybeEngine();
   }
 }
 
@@ -165,33 +191,28 @@ function listen() {
   const es = new EventSource(api.eventsUrl(ui.id));
   ui.events = es;
   let drawn = 0;
-  es.addEventListener('started', (e) => { ui.game.busy = JSON.parse(e.data).busy; drawPanels(); });
+  es.addEventListener('state', (e) => show(JSON.parse(e.data)));
   es.addEventListener('thinking', (e) => {
+    if (!ui.game.busy) return;
     ui.thinking = JSON.parse(e.data);
-    ui.game.busy = 'thinking';
     drawLive(ui);
     // The ghosts of the best line, at most every 200 ms.
     if (performance.now() - drawn > 200) { drawn = performance.now(); redraw(); }
   });
-  es.addEventListener('moved', async (e) => {
+  es.addEventListener('moved', (e) => {
     const d = JSON.parse(e.data);
-    ui.thinking = null;
     ui.lastThought = `Played ${d.move}${d.interrupted ? ' (stopped)' : ''}: ${(100 * d.winrate).toFixed(1)}% for the mover after ${d.iterations.toLocaleString('en')} iterations in ${d.seconds.toFixed(1)} s.`;
-    await show(d.state);
-    maybeEngine();
+    drawLive(ui);
   });
   es.addEventListener('analyzing', (e) => {
     const d = JSON.parse(e.data);
-    ui.game.busy = 'analyzing';
     $('an-status').textContent = `Analyzing: ${d.done} of ${d.total} placements…`;
-    drawLive(ui);
   });
-  es.addEventListener('analysis', async (e) => {
+  es.addEventListener('analysis', (e) => {
     ui.analysis = JSON.parse(e.data);
-    await show(await api.get(ui.id));
+    drawPanels();
   });
-  es.addEventListener('idle', async () => { ui.thinking = null; await show(await api.get(ui.id)); });
-  es.addEventListener('failed', async (e) => { note(JSON.parse(e.data).error, 'bad'); await show(await api.get(ui.id)); });
+  es.addEventListener('failed', (e) => note(JSON.parse(e.data).error, 'bad'));
 }
 
 async function openGame() {
@@ -234,25 +255,27 @@ function wire() {
     ui.reviewing = null;
     const rules = $('rules').value + ($('swap').checked ? ' swap' : '');
     if (await act(() => api.newGame(ui.id, rules))) note(`New game (${rules} rules).`, 'ok');
-    maybeEngine();
   };
   $('do-swap').onclick = () => place({ move: 'swap' });
   $('do-tm').onclick = () => place({ move: 'tm' });
   $('undo').onclick = undo;
   $('redo').onclick = () => act(() => api.redo(ui.id));
-  $('go').onclick = engineMove;
+  $('go').onclick = () => engineMove(false);
   $('stop').onclick = async () => { try { await api.stop(ui.id); } catch (e) { note(e.message, 'bad'); } };
   for (const p of [1, 2]) {
     $(`p${p}`).value = ui.players[p];
-    $(`p${p}`).onchange = () => { ui.players[p] = $(`p${p}`).value; drawPanels(); maybeEngine(); };
+    $(`p${p}`).onchange = () => {
+      ui.players[p] = $(`p${p}`).value;
+      sessionStorage.setItem(PLAYERS, JSON.stringify(ui.players));
+      drawPanels();
+      maybeEngine();
+    };
   }
   $('analyze').onclick = async () => {
     const n = parseInt($('an-iterations').value, 10);
     try {
       await api.analyze(ui.id, n > 0 ? { iterations: n } : {});
-      ui.game.busy = 'waiting';
       $('an-status').textContent = 'Analyzing…';
-      drawPanels();
     } catch (e) { note(e.message, 'bad'); }
   };
   $('load').onchange = (e) => { const f = e.target.files[0]; if (f) loadFile(f); e.target.value = ''; };

@@ -13,10 +13,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, bail};
-use cabra::engine::matches::{Clock, GameRecord, play_game, random_opening};
+use cabra::engine::matches::{Clock, GameRecord, play_concurrently, play_game, random_opening};
 use cabra::game::record::write_game;
 
 use super::PlayOptions;
@@ -156,38 +156,9 @@ pub fn play_all(
         bar.inc(1);
         Ok(Some(r))
     };
-    // Plain threads, each taking the next game, and not a rayon pool: a
-    // game thread of a pool that waits for an engine's own search pool
-    // steals other games meanwhile, so that games ran nested inside one
-    // another's moves, more at once than `concurrency`, and an engine
-    // with several threads was timed with every game it had nested.
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<anyhow::Result<Option<GameRecord>>>>> =
-        Mutex::new((0..games).map(|_| None).collect());
-    std::thread::scope(|scope| -> anyhow::Result<()> {
-        for i in 0..concurrency {
-            std::thread::Builder::new()
-                .name(format!("cabra-game-{i}"))
-                .spawn_scoped(scope, || {
-                    loop {
-                        let g = next.fetch_add(1, Ordering::SeqCst);
-                        if g >= games {
-                            break;
-                        }
-                        let r = play_one(g);
-                        results.lock().expect("lock")[g] = Some(r);
-                    }
-                })
-                .context("cannot start a game thread")?;
-        }
-        Ok(())
-    })?;
-    let results = results.into_inner().expect("lock");
+    let results = play_concurrently(games, concurrency, play_one);
     bar.finish_and_clear();
-    let records = results
-        .into_iter()
-        .map(|r| r.unwrap_or(Ok(None)))
-        .collect::<anyhow::Result<_>>()?;
+    let records = results.into_iter().collect::<anyhow::Result<_>>()?;
     Ok((records, stop.load(Ordering::SeqCst)))
 }
 

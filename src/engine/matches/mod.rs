@@ -329,6 +329,49 @@ pub fn play_engines(
     play_game([&mut a, &mut b], first, start, opening, None, stop)
 }
 
+/// Plays `games` games, `concurrency` at a time: `play(g)` plays game
+/// `g` (from 0) on a thread of the match's; the results come in game
+/// order.
+///
+/// Plain threads, each taking the next game, and not a rayon pool: a game
+/// thread of a pool that waits for an engine's own search pool steals
+/// other games meanwhile, so that games ran nested inside one another's
+/// moves, more at once than `concurrency`, and an engine with several
+/// threads was timed with every game it had nested.
+pub fn play_concurrently<T: Send>(
+    games: usize,
+    concurrency: usize,
+    play: impl Fn(usize) -> T + Sync,
+) -> Vec<T> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: std::sync::Mutex<Vec<Option<T>>> =
+        std::sync::Mutex::new((0..games).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for i in 0..concurrency.clamp(1, games.max(1)) {
+            let (next, results, play) = (&next, &results, &play);
+            std::thread::Builder::new()
+                .name(format!("cabra-game-{i}"))
+                .spawn_scoped(scope, move || {
+                    loop {
+                        let g = next.fetch_add(1, Ordering::SeqCst);
+                        if g >= games {
+                            break;
+                        }
+                        let r = play(g);
+                        results.lock().unwrap_or_else(|e| e.into_inner())[g] = Some(r);
+                    }
+                })
+                .expect("starting a game thread");
+        }
+    });
+    results
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_iter()
+        .map(|r| r.expect("every game was played"))
+        .collect()
+}
+
 /// Draws per opening placement before the opening stops short.
 const OPENING_DRAWS: u32 = 64;
 

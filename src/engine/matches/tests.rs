@@ -210,3 +210,19 @@ fn an_engine_on_a_clock_spends_its_share_or_less() {
         }
     }
 }
+
+#[test]
+fn games_run_side_by_side_and_come_back_in_order() {
+    use std::sync::atomic::AtomicUsize;
+    let (running, most) = (AtomicUsize::new(0), AtomicUsize::new(0));
+    let out = play_concurrently(9, 3, |g| {
+        let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+        most.fetch_max(now, Ordering::SeqCst);
+        std::thread::sleep(Duration::from_millis(20));
+        running.fetch_sub(1, Ordering::SeqCst);
+        g * 10
+    });
+    assert_eq!(out, (0..9).map(|g| g * 10).collect::<Vec<_>>());
+    assert!((2..=3).contains(&most.load(Ordering::SeqCst)));
+    assert!(play_concurrently(0, 4, |g| g).is_empty());
+}

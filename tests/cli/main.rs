@@ -9,6 +9,7 @@ mod analyze;
 mod commands;
 mod gtp;
 mod http;
+mod limits;
 mod match_programs;
 mod matches;
 mod play;

@@ -116,6 +116,10 @@ impl Game for Position {
         Some((outcome, Move::Place(best)))
     }
 
+    fn exact_bytes(exact: &Endgame) -> usize {
+        exact.bytes()
+    }
+
     fn ranker(&self) -> Option<prior::Context> {
         Some(prior::Context::new(self))
     }

@@ -60,6 +60,9 @@ pub const STOP_CHECK: u64 = 1024;
 /// Slots in the table: 2^20 of 16 bytes, 16 MiB, allocated on first use.
 const TABLE_BITS: u32 = 20;
 
+/// Bytes of the table, once allocated.
+pub const TABLE_BYTES: usize = 16 << TABLE_BITS;
+
 /// The Zobrist keys: one per placement and owner, and one for player 2 to move.
 fn keys() -> &'static [[u64; 2]] {
     static KEYS: OnceLock<Vec<[u64; 2]>> = OnceLock::new();
@@ -131,6 +134,11 @@ impl Endgame {
             nodes: 0,
             limit: 0,
         }
+    }
+
+    /// Bytes held (the table once a search has used it).
+    pub fn bytes(&self) -> usize {
+        self.table.capacity() * 16 + self.lists.capacity() * std::mem::size_of::<MoveList>()
     }
 
     /// Nodes searched by the last call.

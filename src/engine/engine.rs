@@ -133,9 +133,20 @@ impl Engine {
         self.searcher.as_ref().map_or(0, |s| s.nodes())
     }
 
-    /// Bytes the tree holds.
+    /// Bytes the tree and its searcher hold.
     pub fn tree_bytes(&self) -> usize {
         self.searcher.as_ref().map_or(0, |s| s.memory())
+    }
+
+    /// Bytes a search holds beside its tree, whatever its size: each
+    /// thread's exact endgame table.
+    pub fn fixed_bytes(&self) -> usize {
+        let search = &self.config.search;
+        if search.solver && search.endgame {
+            self.threads() * super::endgame::TABLE_BYTES
+        } else {
+            0
+        }
     }
 
     /// The most nodes the tree may hold from the next search on.

@@ -270,7 +270,9 @@ impl Thinker<'_> {
             if self.engine.tree_bytes() > share {
                 self.engine.forget();
             }
-            self.engine.set_node_cap(share / BYTES_PER_NODE);
+            // The exact tables take their room first; the tree the rest.
+            let room = share.saturating_sub(self.engine.fixed_bytes());
+            self.engine.set_node_cap(room / BYTES_PER_NODE);
         }
         let plan = Plan {
             pos: request.position,

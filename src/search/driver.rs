@@ -99,10 +99,11 @@ impl<G: Game> Searcher<G> {
         self.worker.tree.slots()
     }
 
-    /// Bytes the tree holds (its arena as written, its max-trees and root
-    /// statistics).
+    /// Bytes the search holds: the tree (its arena as written, its
+    /// max-trees and root statistics) and each thread's exact search.
     pub fn memory(&self) -> usize {
-        self.worker.bytes()
+        let exact: usize = self.walks.iter().map(|w| G::exact_bytes(&w.exact)).sum();
+        self.worker.bytes() + exact
     }
 
     /// The most nodes the tree may hold from the next search on (the

@@ -134,6 +134,13 @@ pub trait Game: Clone + Send + Sync {
         None
     }
 
+    /// Bytes that an exact search's state holds (for a search's memory
+    /// budget; 0 by default).
+    fn exact_bytes(exact: &Self::Exact) -> usize {
+        let _ = exact;
+        0
+    }
+
     /// If the opponent of the side to move could win at once were it their
     /// turn, what the side to move must answer (a game-defined summary, for
     /// [`Game::may_stop`]). The default says "don't know" (no threat-aware

@@ -75,7 +75,7 @@ pub(crate) struct Walk<G: Game> {
     sides: Vec<Side>,
     /// This thread's exact search state (its transposition table), kept
     /// from search to search.
-    exact: G::Exact,
+    pub exact: G::Exact,
     /// The exact search the current descent asks for, if any.
     pub job: Option<ExactJob<G>>,
 }

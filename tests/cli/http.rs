@@ -46,6 +46,11 @@ impl Server {
         }
     }
 
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Sends a request with extra headers and a body; the status and the body.
     pub fn raw(
         &self,

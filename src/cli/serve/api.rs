@@ -37,6 +37,7 @@ pub async fn info(State(app): State<Arc<App>>) -> axum::Json<Value> {
         "threads": app.threads,
         "max_games": app.store.max_games,
         "games": app.store.len(),
+        "working": app.store.working(),
         "idle_seconds": app.store.idle.as_secs(),
         "memory_bytes": app.memory.cap(),
         "memory_used_bytes": app.memory.used(),

@@ -180,9 +180,14 @@ fn ignore_sigpipe() {
 /// Runs `cabra serve` until the process is stopped.
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     let mut config = args.engine.config(&defaults::SERVE);
-    let threads = config.threads.unwrap_or(1).max(1);
-    // The server's threads are shared by all games; one search may use them all.
-    let per_search = threads;
+    // The server's threads (--threads, else the configuration's, else all
+    // cores) are shared by all games; a search uses the configuration's,
+    // at most all of them.
+    let threads = (args.engine.budget.threads)
+        .or(args.engine.engine.threads)
+        .unwrap_or_else(defaults::all_cores)
+        .max(1);
+    let per_search = config.threads.unwrap_or(threads).clamp(1, threads);
     config.threads = Some(per_search);
     let memory = Arc::new(TreeMemory::new(args.memory, threads / per_search));
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -245,6 +245,12 @@ impl Store {
         lock(&self.games).len()
     }
 
+    /// Games whose engine works (or waits for threads to).
+    pub fn working(&self) -> usize {
+        let games: Vec<_> = lock(&self.games).values().cloned().collect();
+        games.iter().filter(|g| lock(g).busy.is_some()).count()
+    }
+
     /// Drops the games idle for longer than the expiry: not while their
     /// engine works, nor while a page listens to their events (a tab that
     /// is open).

@@ -11,6 +11,7 @@ use crate::common::{cabra, data, stderr, temp_dir};
 use crate::http::Server;
 
 mod jobs;
+mod memory;
 mod variants;
 
 const LONG: Duration = Duration::from_secs(60);

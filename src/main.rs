@@ -93,7 +93,9 @@ fn main() -> ExitCode {
         Command::Serve(a) => cli::serve::run(a),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        // A command that a signal cut short says so in its status, after
+        // writing what it had (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP).
+        Ok(()) => cli::signals::exit_code().map_or(ExitCode::SUCCESS, ExitCode::from),
         Err(e) => {
             eprintln!("cabra: {e:#}");
             ExitCode::FAILURE

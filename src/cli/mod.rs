@@ -15,6 +15,7 @@ pub mod options;
 pub mod perft_cmd;
 pub mod play;
 pub mod render;
+pub mod save;
 pub mod search_cmd;
 pub mod serve;
 pub mod show;

@@ -3,26 +3,44 @@
 //! thread acts on it) end a command gracefully:
 //!
 //! - `analyze`, `match`, `selfplay`: the first signal raises a stop flag,
-//!   so the command ends its work early and prints what is finished; a
-//!   second one ends the program at once;
+//!   so the command ends its work early and prints what is finished, then
+//!   exits with the signal's status (130 for SIGINT, 143 for SIGTERM, 129
+//!   for SIGHUP: [`exit_code`]), so that a script sees it was cut short; a
+//!   second signal ends the program at once, with the same status;
 //! - `play`: see `play/term.rs` (Ctrl-C stops a search; SIGTERM and SIGHUP
 //!   print the position code of an unsaved game and leave).
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::Duration;
 
-/// Raised by SIGTERM or SIGHUP.
-static TERMINATED: AtomicBool = AtomicBool::new(false);
+/// SIGINT's number.
+const SIGINT: i32 = 2;
+
+/// The number of a SIGTERM or SIGHUP that arrived and is not yet handled.
+static TERMINATED: AtomicI32 = AtomicI32::new(0);
+
+/// The signal that stopped the command, if any.
+static STOPPED_BY: AtomicI32 = AtomicI32::new(0);
 
 #[cfg(unix)]
-extern "C" fn on_terminate(_: libc::c_int) {
-    TERMINATED.store(true, Ordering::SeqCst);
+extern "C" fn on_terminate(signal: libc::c_int) {
+    TERMINATED.store(signal, Ordering::SeqCst);
 }
 
-/// Calls `action` (on a watcher thread) when SIGTERM or SIGHUP arrives;
-/// a second such signal after that ends the program (status 143).
-pub fn on_termination(action: impl Fn() + Send + 'static) {
+/// The exit status of a command that a signal stopped: 128 plus the
+/// signal's number, as a shell reports it (`None`: no signal came).
+pub fn exit_code() -> Option<u8> {
+    match STOPPED_BY.load(Ordering::SeqCst) {
+        0 => None,
+        s => Some(128u8.saturating_add(s as u8)),
+    }
+}
+
+/// Calls `action` with the signal's number (on a watcher thread) when
+/// SIGTERM or SIGHUP arrives; a second such signal after that ends the
+/// program (status 128 plus its number).
+pub fn on_termination(action: impl Fn(i32) + Send + 'static) {
     #[cfg(unix)]
     {
         // SAFETY: the handler only stores to an atomic, which is
@@ -38,35 +56,35 @@ pub fn on_termination(action: impl Fn() + Send + 'static) {
             );
         }
         std::thread::spawn(move || {
-            while !TERMINATED.load(Ordering::SeqCst) {
+            let wait = || loop {
+                let s = TERMINATED.swap(0, Ordering::SeqCst);
+                if s != 0 {
+                    return s;
+                }
                 std::thread::sleep(Duration::from_millis(25));
-            }
-            TERMINATED.store(false, Ordering::SeqCst);
-            action();
-            while !TERMINATED.load(Ordering::SeqCst) {
-                std::thread::sleep(Duration::from_millis(25));
-            }
-            std::process::exit(143);
+            };
+            action(wait());
+            std::process::exit(128 + wait());
         });
     }
     #[cfg(not(unix))]
     let _ = action;
 }
 
-/// Calls `stop` on the first Ctrl-C, SIGTERM or SIGHUP; a second Ctrl-C
-/// ends the program at once (status 130).
+/// Calls `stop` on the first Ctrl-C, SIGTERM or SIGHUP, and remembers the
+/// signal for [`exit_code`]; a second Ctrl-C ends the program at once
+/// (status 130).
 pub fn stop_on_signal(stop: impl Fn() + Send + Sync + 'static) -> anyhow::Result<()> {
     let stop = Arc::new(stop);
-    let first = Arc::new(AtomicBool::new(false));
-    let (s, f) = (stop.clone(), first.clone());
+    let s = stop.clone();
     ctrlc::set_handler(move || {
-        if f.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
+        if STOPPED_BY.swap(SIGINT, Ordering::SeqCst) != 0 {
+            std::process::exit(128 + SIGINT);
         }
         s();
     })?;
-    on_termination(move || {
-        first.store(true, Ordering::SeqCst);
+    on_termination(move |signal| {
+        STOPPED_BY.store(signal, Ordering::SeqCst);
         stop();
     });
     Ok(())

@@ -13,6 +13,8 @@ mod limits;
 mod match_programs;
 mod matches;
 mod play;
+#[cfg(unix)]
+mod saves;
 mod search;
 mod serve;
 #[cfg(unix)]

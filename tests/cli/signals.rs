@@ -1,5 +1,7 @@
 //! Interrupted commands print what is finished: `analyze` the placements
-//! analyzed, `match` the summary so far, `play` the code of an unsaved game.
+//! analyzed, `match` the summary so far, `play` the code of an unsaved
+//! game; then they exit with the status a shell gives a command its signal
+//! ended (128 and its number), so that a script sees it was cut short.
 
 use std::io::Write;
 use std::process::Child;
@@ -28,9 +30,14 @@ fn signal_and_wait(mut child: Child, signal: i32, after: Duration) -> std::proce
     child.wait_with_output().unwrap()
 }
 
+/// The status a shell reports for a command ended by `signal`.
+fn status_of(signal: i32) -> Option<i32> {
+    Some(128 + signal)
+}
+
 #[test]
 fn an_interrupted_analysis_prints_the_placements_finished() {
-    for signal in [libc::SIGINT, libc::SIGTERM] {
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
         // A long budget: without the signal this would take minutes.
         let game = data("games/random_000.caminos");
         let child = spawn(&[
@@ -49,6 +56,7 @@ fn an_interrupted_analysis_prints_the_placements_finished() {
         assert_eq!(j["interrupted"], true);
         let done = j["moves"].as_array().unwrap().len();
         assert!(done < j["placements"].as_u64().unwrap() as usize);
+        assert_eq!(out.status.code(), status_of(signal), "signal {signal}");
     }
 }
 
@@ -71,6 +79,7 @@ fn an_interrupted_match_prints_the_summary_so_far() {
     assert_eq!(j["interrupted"], true);
     let games = j["games"].as_u64().unwrap();
     assert!(games < 400, "{j}");
+    assert_eq!(out.status.code(), status_of(libc::SIGTERM));
 }
 
 #[test]
@@ -98,6 +107,7 @@ fn an_interrupted_match_does_not_wait_for_a_silent_program() {
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
     assert_eq!(j["interrupted"], true);
     assert_eq!(j["games"], 0, "the game cut short is no result: {j}");
+    assert_eq!(out.status.code(), status_of(libc::SIGINT));
 }
 
 #[test]
@@ -112,6 +122,6 @@ fn a_terminated_session_prints_the_code_of_its_unsaved_game() {
         drop(input);
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("pos c1"), "{err}");
-        assert_ne!(out.status.code(), Some(0));
+        assert_eq!(out.status.code(), status_of(signal), "signal {signal}");
     }
 }

@@ -293,7 +293,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
     // and leave the terminal as they found it (not raw, as at a prompt).
     let stop = engine.stopper();
     let terminal = interactive.then(TermAttrs::read).flatten();
-    signals::on_termination(move || {
+    signals::on_termination(move |signal| {
         stop.stop();
         if let Some(t) = &terminal {
             t.apply();
@@ -301,7 +301,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
         if let Ok(note) = EXIT_NOTE.lock() {
             let _ = std::io::stderr().write_all(note.as_bytes());
         }
-        std::process::exit(143);
+        std::process::exit(128 + signal);
     });
     let ui = TermUi {
         progress: std::io::stderr().is_terminal() && interactive,

@@ -109,6 +109,10 @@ impl Session {
                 path.display()
             ));
         }
+        // A file that cannot be written is refused before any question.
+        if let Err(e) = crate::cli::save::check(&path) {
+            return Response::err(format!("{e:#} (nothing was written)"));
+        }
         if path.exists() && !force && !self.own_files.contains(&own_key(&path)) {
             let shown = commands::echo(&path.display().to_string(), 200);
             if self.interactive {

@@ -402,7 +402,7 @@ def test_save_after_a_review_writes_what_the_page_says(browser):
 
 def main():
     SHOTS.mkdir(parents=True, exist_ok=True)
-    tests = [v for k, v in globals().items() if k.startswith("test_")]
+    tests = [v for k, v in globals().items() if k.startswith(os.environ.get("ONLY", "test_"))]
     passed = failed = 0
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)

@@ -36,7 +36,8 @@ impl Server {
         let addr = first
             .trim()
             .strip_prefix("http://")
-            .and_then(|a| a.strip_suffix('/'))
+            .and_then(|a| a.split_once('/'))
+            .map(|(host, _)| host)
             .unwrap_or_else(|| panic!("the first line is the address: {first:?}"))
             .to_string();
         Server {

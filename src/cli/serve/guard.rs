@@ -3,7 +3,7 @@
 //! cap on request bodies, and errors as JSON `{"error": ...}` with a 4xx
 //! status.
 
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr};
 
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request, State};
@@ -13,10 +13,15 @@ use axum::response::{IntoResponse, Response};
 use serde::de::DeserializeOwned;
 
 use super::App;
+use super::conn::ConnInfo;
 
 /// The largest request body accepted (a `.caminos` file of a whole game
 /// is under 2 KiB; comments may add some).
 pub const BODY_LIMIT: usize = 64 * 1024;
+
+/// The time a client has to send a request's body (a game file arrives in
+/// milliseconds); slower ones get 408.
+pub const BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// An error answered as `{"error": message}` (with `line` for a bad file).
 #[derive(Debug)]
@@ -88,7 +93,8 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// The body of a request, at most [`BODY_LIMIT`] bytes (413 otherwise).
+/// The body of a request, at most [`BODY_LIMIT`] bytes (413 otherwise),
+/// sent within [`BODY_TIMEOUT`] (408 otherwise).
 pub struct Body(pub Bytes);
 
 impl<S: Send + Sync> FromRequest<S> for Body {
@@ -109,8 +115,18 @@ impl<S: Send + Sync> FromRequest<S> for Body {
         if declared.is_some_and(|n| n > BODY_LIMIT as u64) {
             return Err(too_big());
         }
-        let bytes = axum::body::to_bytes(req.into_body(), BODY_LIMIT)
+        let read = axum::body::to_bytes(req.into_body(), BODY_LIMIT);
+        let bytes = tokio::time::timeout(BODY_TIMEOUT, read)
             .await
+            .map_err(|_| {
+                ApiError::new(
+                    StatusCode::REQUEST_TIMEOUT,
+                    format!(
+                        "the request body did not arrive within {} s",
+                        BODY_TIMEOUT.as_secs()
+                    ),
+                )
+            })?
             .map_err(|_| too_big())?;
         Ok(Body(bytes))
     }
@@ -136,57 +152,162 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Json<T> {
     }
 }
 
-/// Whether `authority` (`host[:port]` from a Host header or an origin)
-/// names this server: `localhost` or an IP address, on our port. A name
-/// that a DNS server could point at us (DNS rebinding) is refused.
-fn is_local_authority(authority: &str, port: u16) -> bool {
-    let (host, p) = match authority.rsplit_once(':') {
+/// Whom the server answers: the names it is known by (`localhost`, the
+/// address the connection arrived at, names given with `--allow-host`),
+/// and the token a client from another machine must present.
+#[derive(Clone, Debug, Default)]
+pub struct Gate {
+    /// Extra host names (`--allow-host`).
+    pub hosts: Vec<String>,
+    /// What a non-local client presents (`--token`, or one made up when
+    /// the server listens beyond the loopback).
+    pub token: Option<String>,
+}
+
+/// The name of the cookie that carries the token, once a page was opened
+/// with it.
+pub const TOKEN_COOKIE: &str = "cabra_token";
+
+/// The host part and the port of `authority` (`host[:port]`, an IPv6
+/// address in brackets).
+fn split_authority(authority: &str) -> (&str, Option<&str>) {
+    match authority.rsplit_once(':') {
         Some((h, _)) if !h.ends_with(']') && h.contains(':') => (authority, None),
         Some((h, p)) => (h, Some(p)),
         None => (authority, None),
-    };
-    let port_ok = match p {
-        Some(p) => p.parse::<u16>().ok() == Some(port),
-        None => port == 80,
-    };
-    let host = host.trim_start_matches('[').trim_end_matches(']');
-    let name_ok = host.eq_ignore_ascii_case("localhost") || host.parse::<IpAddr>().is_ok();
-    port_ok && name_ok
+    }
 }
 
-/// Why the request's Host or Origin header is refused, if it is.
-pub fn refused(headers: &HeaderMap, port: u16) -> Option<String> {
-    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
-    match host {
-        Some(h) if is_local_authority(h, port) => {}
-        Some(h) => {
-            return Some(format!(
-                "Host `{h}` is refused: open the page at the address `cabra serve` printed"
-            ));
-        }
-        None => return Some("a Host header is required".to_string()),
+impl Gate {
+    /// Whether `authority` names this server as reached at `local`: one of
+    /// its names, on the port the connection arrived at.
+    fn ours(&self, authority: &str, local: SocketAddr) -> bool {
+        let (host, port) = split_authority(authority);
+        let port_ok = match port {
+            Some(p) => p.parse::<u16>().ok() == Some(local.port()),
+            None => local.port() == 80,
+        };
+        let host = host.trim_start_matches('[').trim_end_matches(']');
+        let named = host.eq_ignore_ascii_case("localhost")
+            || host.parse::<IpAddr>().ok() == Some(local.ip())
+            || (local.ip().is_loopback()
+                && host.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback()))
+            || self.hosts.iter().any(|h| h.eq_ignore_ascii_case(host));
+        port_ok && named
     }
-    if let Some(origin) = headers.get(header::ORIGIN) {
-        let o = origin.to_str().unwrap_or("");
-        let ok = o
-            .strip_prefix("http://")
-            .is_some_and(|a| is_local_authority(a, port));
-        if !ok {
-            return Some(format!("requests from origin `{o}` are refused"));
+
+    /// Why a request with these headers, on this connection, is refused
+    /// (403 for a foreign host or origin), if it is.
+    pub fn refused(&self, headers: &HeaderMap, conn: ConnInfo) -> Option<String> {
+        let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
+        match host {
+            Some(h) if self.ours(h, conn.local) => {}
+            Some(h) => {
+                return Some(format!(
+                    "Host `{h}` is refused: open the page at the address `cabra serve` printed"
+                ));
+            }
+            None => return Some("a Host header is required".to_string()),
+        }
+        if let Some(origin) = headers.get(header::ORIGIN) {
+            let o = origin.to_str().unwrap_or("");
+            let ok = o
+                .strip_prefix("http://")
+                .is_some_and(|a| self.ours(a, conn.local));
+            if !ok {
+                return Some(format!("requests from origin `{o}` are refused"));
+            }
+        }
+        None
+    }
+
+    /// Whether a client from another machine presents the token: in an
+    /// `Authorization: Bearer` header, the cookie the page got, or the
+    /// page's address (`?token=`). A client on this machine needs none.
+    fn admits(&self, req: &Request, conn: ConnInfo) -> Admission {
+        let Some(token) = &self.token else {
+            return Admission::Yes;
+        };
+        if conn.peer.ip().is_loopback() {
+            return Admission::Yes;
+        }
+        let headers = req.headers();
+        let bearer = headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "));
+        let cookie = headers
+            .get_all(header::COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(';'))
+            .filter_map(|c| c.trim().strip_prefix(TOKEN_COOKIE)?.strip_prefix('='))
+            .next();
+        let query = req
+            .uri()
+            .query()
+            .into_iter()
+            .flat_map(|q| q.split('&'))
+            .find_map(|kv| kv.strip_prefix("token="));
+        let same = |given: Option<&str>| given.is_some_and(|g| same_secret(g, token));
+        if same(bearer) || same(cookie) {
+            Admission::Yes
+        } else if same(query) {
+            Admission::SetCookie(token.clone())
+        } else {
+            Admission::No
         }
     }
-    None
 }
 
-/// The middleware: refuses foreign Host and Origin headers with 403.
+/// Compares a given token with the server's in time that does not depend
+/// on where they differ.
+fn same_secret(given: &str, token: &str) -> bool {
+    given.len() == token.len()
+        && given
+            .bytes()
+            .zip(token.bytes())
+            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+            == 0
+}
+
+/// What the token check decided.
+enum Admission {
+    Yes,
+    /// Yes, and the page (opened with the token in its address) gets it as
+    /// a cookie, which its later requests carry.
+    SetCookie(String),
+    No,
+}
+
+/// The middleware: refuses foreign Host and Origin headers with 403, and
+/// clients from other machines without the token with 401.
 pub async fn check_host(
     State(app): State<std::sync::Arc<App>>,
     req: Request,
     next: Next,
 ) -> Response {
-    match refused(req.headers(), app.port) {
-        Some(why) => ApiError::new(StatusCode::FORBIDDEN, why).into_response(),
-        None => next.run(req).await,
+    let Some(conn) = req.extensions().get::<ConnInfo>().copied() else {
+        return ApiError::new(StatusCode::FORBIDDEN, "no connection").into_response();
+    };
+    if let Some(why) = app.gate.refused(req.headers(), conn) {
+        return ApiError::new(StatusCode::FORBIDDEN, why).into_response();
+    }
+    match app.gate.admits(&req, conn) {
+        Admission::Yes => next.run(req).await,
+        Admission::SetCookie(token) => {
+            let mut response = next.run(req).await;
+            let cookie = format!("{TOKEN_COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/");
+            if let Ok(v) = header::HeaderValue::from_str(&cookie) {
+                response.headers_mut().append(header::SET_COOKIE, v);
+            }
+            response
+        }
+        Admission::No => ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "this server answers other machines only with its token: open the address `cabra serve` printed (with ?token=...), or send Authorization: Bearer TOKEN",
+        )
+        .into_response(),
     }
 }
 
@@ -194,32 +315,96 @@ pub async fn check_host(
 mod tests {
     use super::*;
 
+    fn conn(local: &str, peer: &str) -> ConnInfo {
+        ConnInfo {
+            local: local.parse().unwrap(),
+            peer: peer.parse().unwrap(),
+        }
+    }
+
     #[test]
-    fn local_names_on_our_port_only() {
-        assert!(is_local_authority("127.0.0.1:8080", 8080));
-        assert!(is_local_authority("localhost:8080", 8080));
-        assert!(is_local_authority("[::1]:8080", 8080));
-        assert!(is_local_authority("192.168.1.5:8080", 8080));
-        assert!(!is_local_authority("127.0.0.1:8081", 8080));
-        assert!(!is_local_authority("evil.example:8080", 8080));
-        assert!(!is_local_authority("127.0.0.1", 8080));
-        assert!(is_local_authority("localhost", 80));
-        assert!(!is_local_authority("::1", 8080));
+    fn only_our_own_names_on_our_port() {
+        let gate = Gate {
+            hosts: vec!["cabra.example".into()],
+            token: None,
+        };
+        let local = "127.0.0.1:8080".parse().unwrap();
+        assert!(gate.ours("127.0.0.1:8080", local));
+        assert!(gate.ours("localhost:8080", local));
+        assert!(gate.ours("[::1]:8080", local));
+        assert!(gate.ours("cabra.example:8080", local));
+        assert!(!gate.ours("192.168.1.5:8080", local));
+        assert!(!gate.ours("203.0.113.5:8080", local));
+        assert!(!gate.ours("127.0.0.1:8081", local));
+        assert!(!gate.ours("evil.example:8080", local));
+        assert!(!gate.ours("127.0.0.1", local));
+        assert!(!gate.ours("::1", local));
+        // Reached at another address, that address is ours.
+        let lan = "192.0.2.2:8080".parse().unwrap();
+        assert!(gate.ours("192.0.2.2:8080", lan) && gate.ours("localhost:8080", lan));
+        assert!(!gate.ours("127.0.0.1:8080", lan) && !gate.ours("192.0.2.3:8080", lan));
     }
 
     #[test]
     fn origins_must_be_ours() {
+        let gate = Gate::default();
+        let c = conn("127.0.0.1:9000", "127.0.0.1:5000");
         let mut h = HeaderMap::new();
         h.insert(header::HOST, "127.0.0.1:9000".parse().unwrap());
-        assert_eq!(refused(&h, 9000), None);
+        assert_eq!(gate.refused(&h, c), None);
         h.insert(header::ORIGIN, "http://127.0.0.1:9000".parse().unwrap());
-        assert_eq!(refused(&h, 9000), None);
-        h.insert(header::ORIGIN, "http://evil.example".parse().unwrap());
-        assert!(refused(&h, 9000).unwrap().contains("origin"));
-        h.insert(header::ORIGIN, "null".parse().unwrap());
-        assert!(refused(&h, 9000).is_some());
+        assert_eq!(gate.refused(&h, c), None);
+        for foreign in ["http://evil.example", "http://203.0.113.5:9000", "null"] {
+            h.insert(header::ORIGIN, foreign.parse().unwrap());
+            assert!(gate.refused(&h, c).unwrap().contains("origin"), "{foreign}");
+        }
         h.remove(header::ORIGIN);
         h.insert(header::HOST, "attacker.example:9000".parse().unwrap());
-        assert!(refused(&h, 9000).unwrap().contains("Host"));
+        assert!(gate.refused(&h, c).unwrap().contains("Host"));
+    }
+
+    #[test]
+    fn other_machines_present_the_token() {
+        let gate = Gate {
+            hosts: Vec::new(),
+            token: Some("s3cret".into()),
+        };
+        let remote = conn("192.0.2.2:9000", "192.0.2.9:5000");
+        let req = |uri: &str, header: Option<(header::HeaderName, &str)>| {
+            let mut r = Request::builder().uri(uri);
+            if let Some((k, v)) = header {
+                r = r.header(k, v);
+            }
+            r.body(axum::body::Body::empty()).unwrap()
+        };
+        assert!(matches!(
+            gate.admits(&req("/api/info", None), remote),
+            Admission::No
+        ));
+        let bearer = Some((header::AUTHORIZATION, "Bearer s3cret"));
+        assert!(matches!(
+            gate.admits(&req("/api/info", bearer), remote),
+            Admission::Yes
+        ));
+        let wrong = Some((header::AUTHORIZATION, "Bearer s3crex"));
+        assert!(matches!(
+            gate.admits(&req("/api/info", wrong), remote),
+            Admission::No
+        ));
+        let cookie = Some((header::COOKIE, "a=1; cabra_token=s3cret"));
+        assert!(matches!(
+            gate.admits(&req("/", cookie), remote),
+            Admission::Yes
+        ));
+        assert!(matches!(
+            gate.admits(&req("/?token=s3cret", None), remote),
+            Admission::SetCookie(_)
+        ));
+        // This machine needs none.
+        let local = conn("192.0.2.2:9000", "127.0.0.1:5000");
+        assert!(matches!(
+            gate.admits(&req("/api/info", None), local),
+            Admission::Yes
+        ));
     }
 }

@@ -3,7 +3,8 @@
 //! A local web server (axum on tokio) serves one page, embedded in the
 //! binary, and a small JSON API (docs/API.md):
 //!
-//! - [`guard`]: Host/Origin checks, the body cap, JSON errors;
+//! - [`conn`]: the connections: a cap, timeouts, JSON for HTTP's own errors;
+//! - [`guard`]: Host/Origin checks, the token, the body cap, JSON errors;
 //! - [`store`]: the games, one per tab, capped and expired when idle;
 //! - [`api`]: the game's requests (place, undo, files, views);
 //! - [`state`]: the JSON of a game and of an aimed placement;
@@ -16,6 +17,7 @@
 
 pub mod api;
 pub mod assets;
+pub mod conn;
 pub mod guard;
 pub mod jobs;
 pub mod state;
@@ -58,9 +60,25 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 8080)]
     pub port: u16,
     /// The address to listen on; other machines can reach the page only
-    /// if this is not a loopback address.
+    /// if this is not a loopback address, and then only with the token.
     #[arg(long, default_value = "127.0.0.1", value_name = "ADDR")]
     pub bind: IpAddr,
+    /// The token that clients on other machines must present (in the
+    /// page's address, `?token=...`, or `Authorization: Bearer ...`); one
+    /// is made up when --bind is not a loopback address and none is given.
+    #[arg(long, value_name = "TOKEN", value_parser = parse_token)]
+    pub token: Option<String>,
+    /// Another name this server is reached by (the Host header a browser
+    /// sends), besides localhost and its addresses; repeatable.
+    #[arg(long = "allow-host", value_name = "NAME")]
+    pub allow_host: Vec<String>,
+    /// Most connections open at once; beyond it the idlest is closed.
+    #[arg(long, default_value_t = 512, value_name = "N", value_parser = clap::value_parser!(u32).range(4..=100_000))]
+    pub max_connections: u32,
+    /// The time a client has to send a request's headers, which is also
+    /// the most a connection may idle between requests, e.g. 10s.
+    #[arg(long, default_value = "10s", value_parser = parse_duration, value_name = "T")]
+    pub header_timeout: Duration,
     /// Open the page in the default browser.
     #[arg(long)]
     pub open: bool,
@@ -93,8 +111,8 @@ pub struct App {
     pub config: EngineConfig,
     /// The memory of all the games' trees.
     pub memory: Arc<TreeMemory>,
-    /// The port served (for the Host and Origin checks).
-    pub port: u16,
+    /// Whom the server answers (names and token).
+    pub gate: guard::Gate,
     /// The rules of new games unless the page asks for others.
     pub rules: Rules,
 }
@@ -177,6 +195,41 @@ fn ignore_sigpipe() {
     }
 }
 
+/// Reads a token for `--token`: at least 8 characters a URL carries as
+/// they are.
+fn parse_token(text: &str) -> Result<String, String> {
+    let ok = text.len() >= 8
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-._~".contains(c));
+    if ok {
+        Ok(text.to_string())
+    } else {
+        Err("a token is at least 8 letters, digits or - . _ ~".into())
+    }
+}
+
+/// The address to print: the one bound, or this machine's loopback for a
+/// wildcard, with the token for other machines.
+fn address(local: SocketAddr, token: Option<&str>) -> String {
+    let ip = if local.ip().is_unspecified() {
+        match local.ip() {
+            IpAddr::V4(_) => IpAddr::from([127, 0, 0, 1]),
+            IpAddr::V6(_) => IpAddr::from(std::net::Ipv6Addr::LOCALHOST),
+        }
+    } else {
+        local.ip()
+    };
+    let host = match ip {
+        IpAddr::V6(ip) => format!("[{ip}]"),
+        ip => ip.to_string(),
+    };
+    match token {
+        Some(t) => format!("http://{host}:{}/?token={t}", local.port()),
+        None => format!("http://{host}:{}/", local.port()),
+    }
+}
+
 /// Runs `cabra serve` until the process is stopped.
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     let mut config = args.engine.config(&defaults::SERVE);
@@ -201,13 +254,23 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
             .await
             .with_context(|| format!("cannot listen on {addr}"))?;
         let local = listener.local_addr()?;
+        // Beyond the loopback, other machines reach the API: only with a token.
+        let open = !args.bind.is_loopback();
+        let token = args
+            .token
+            .clone()
+            .or_else(|| open.then(|| format!("{:032x}", rand::random::<u128>())));
+        let gate = guard::Gate {
+            hosts: args.allow_host.clone(),
+            token: token.clone(),
+        };
         let app = Arc::new(App {
             store: Store::new(usize::from(args.max_games), args.idle),
             permits: Arc::new(Semaphore::new(threads)),
             threads,
             config,
             memory,
-            port: local.port(),
+            gate,
             rules: args.rules.rules(),
         });
         let sweeper = app.clone();
@@ -219,11 +282,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
                 sweeper.memory.drop_idle(TREE_IDLE);
             }
         });
-        let host = match local.ip() {
-            IpAddr::V6(ip) => format!("[{ip}]"),
-            ip => ip.to_string(),
-        };
-        let url = format!("http://{host}:{}/", local.port());
+        let url = address(local, token.as_deref());
         ignore_sigpipe();
         // A reader of the address that went away must not stop the server.
         let mut out = std::io::stdout().lock();
@@ -237,10 +296,19 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         );
         let _ = out.flush();
         drop(out);
+        if open {
+            eprintln!(
+                "cabra serve: warning: listening on {local}, beyond this machine: other machines can reach the API, with the token in the address above (--token sets it); bind 127.0.0.1 to keep the server to this machine"
+            );
+        }
         if args.open {
             open_browser(&url);
         }
-        axum::serve(listener, router(app))
+        let limits = conn::Limits {
+            max: args.max_connections as usize,
+            header: args.header_timeout,
+        };
+        conn::serve(listener, router(app), limits)
             .await
             .context("the server stopped")
     })

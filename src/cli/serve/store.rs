@@ -193,13 +193,18 @@ impl Store {
         }
     }
 
-    /// Adds a game with this engine under these rules; 503 when the store is full.
+    /// Adds a game with this engine under these rules; 503 when the store
+    /// is full. It costs the same however many games are held: expired
+    /// games are looked for only when the store is full (the sweeper
+    /// drops them otherwise).
     pub fn create(
         &self,
         engine: EngineHandle,
         rules: Rules,
     ) -> Result<(String, Arc<Mutex<Game>>), ApiError> {
-        self.expire();
+        if lock(&self.games).len() >= self.max_games {
+            self.expire();
+        }
         let mut games = lock(&self.games);
         if games.len() >= self.max_games {
             return Err(ApiError::new(
@@ -253,12 +258,33 @@ impl Store {
 
     /// Drops the games idle for longer than the expiry: not while their
     /// engine works, nor while a page listens to their events (a tab that
-    /// is open).
+    /// is open). The games are looked at without the store's lock held,
+    /// so that requests go on meanwhile.
     pub fn expire(&self) {
+        let games: Vec<(String, Arc<Mutex<Game>>)> = lock(&self.games)
+            .iter()
+            .map(|(id, g)| (id.clone(), g.clone()))
+            .collect();
+        let expired: Vec<String> = games
+            .into_iter()
+            .filter(|(_, g)| {
+                let g = lock(g);
+                g.busy.is_none() && !g.presence.listened() && g.presence.quiet_for() >= self.idle
+            })
+            .map(|(id, _)| id)
+            .collect();
+        if expired.is_empty() {
+            return;
+        }
         let mut games = lock(&self.games);
-        games.retain(|_, g| {
-            let g = lock(g);
-            g.busy.is_some() || g.presence.listened() || g.presence.quiet_for() < self.idle
-        });
+        for id in expired {
+            // Asked about meanwhile: it stays.
+            if games
+                .get(&id)
+                .is_some_and(|g| lock(g).presence.quiet_for() >= self.idle)
+            {
+                games.remove(&id);
+            }
+        }
     }
 }

@@ -12,6 +12,7 @@ use crate::http::Server;
 
 mod jobs;
 mod memory;
+mod safety;
 mod variants;
 
 const LONG: Duration = Duration::from_secs(60);

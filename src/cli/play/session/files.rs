@@ -137,8 +137,20 @@ impl Session {
                 self.saved = self.line.position().moves().to_vec();
                 self.own_files.insert(own_key(&path));
                 self.file = Some(path.clone());
+                let ahead = self.line.ahead().len();
+                let noun = moves_of(self.line.end(), ahead);
+                let left_out = match ahead {
+                    0 => String::new(),
+                    1 => format!(
+                        " The {} taken back is not saved: `redo` first to keep it.",
+                        noun.trim_start_matches("1 ")
+                    ),
+                    _ => format!(
+                        " The {noun} taken back are not saved: `redo all` first to keep them."
+                    ),
+                };
                 Response::ok(format!(
-                    "Saved {} to {}{}.",
+                    "Saved {} to {}{}.{left_out}",
                     moves_of(self.line.position(), self.line.position().plies()),
                     commands::echo(&path.display().to_string(), 200),
                     if existed { " (replacing it)" } else { "" }

@@ -54,11 +54,12 @@ async function redraw() {
   const aim = ui.column && humanTurn()
     ? { piece: ui.piece, orientation: orientation(), x: ui.column.x, y: ui.column.y }
     : null;
+  const id = ui.id;
   try {
-    const a = await drawBoard({ id: ui.id, ply: ui.game.ply, rotation: ui.rotation, layers: ui.layers, aim, ghosts: ghosts() });
+    const a = await drawBoard({ id, ply: ui.game.ply, rotation: ui.rotation, layers: ui.layers, aim, ghosts: ghosts() });
     if (a) say(a.legal ? `${a.move}: legal — click to place` : `Illegal: ${a.reason}`, a.legal ? 'ok' : 'bad');
     else if (aim === null && ui.column === null) say(ui.note || '', ui.noteKind);
-  } catch (e) { if (!await recover(e)) say(e.message, 'bad'); }
+  } catch (e) { if (!await recover(e, id)) say(e.message, 'bad'); }
 }
 
 function note(text, kind) { ui.note = text; ui.noteKind = kind; say(text, kind); }
@@ -98,21 +99,32 @@ async function show(game) {
 }
 
 // A game the server no longer holds (it expired while the tab was idle,
-// or the server restarted): start a new one and say so.
-async function recover(e) {
+// or the server restarted): start a new one, once however many requests
+// about game `id` fail, and say so. The piece aimed before is let go: it
+// was aimed at the old game.
+let recovering = null;
+async function recover(e, id) {
   if (e.status !== 404 || !/no such game/.test(e.message)) return false;
-  sessionStorage.removeItem(KEY);
-  ui.analysis = null;
-  ui.reviewing = null;
-  await openGame();
-  note('That game had expired on the server: a new game was started.', 'bad');
+  if (ui.id !== id) return true;
+  if (!recovering) {
+    recovering = (async () => {
+      sessionStorage.removeItem(KEY);
+      ui.analysis = null;
+      ui.reviewing = null;
+      ui.column = null;
+      await openGame();
+      note('That game had expired on the server: a new game was started.', 'bad');
+    })().finally(() => { recovering = null; });
+  }
+  await recovering;
   return true;
 }
 
 // Runs a request that changes the game, shows the result or the error.
 async function act(f) {
+  const id = ui.id;
   try { await show(await f()); return true; } catch (e) {
-    if (!await recover(e)) note(e.message, 'bad');
+    if (!await recover(e, id)) note(e.message, 'bad');
     return false;
   }
 }

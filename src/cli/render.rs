@@ -242,7 +242,19 @@ pub fn wrap(text: &str, width: usize) -> String {
     let max = width.saturating_sub(1).max(20);
     let mut out = String::new();
     let mut line = String::new();
+    // A span in backticks (`110 120 121 122`) is one word: it is typed
+    // as it is shown, so it is never broken.
+    let mut words: Vec<String> = Vec::new();
     for word in text.split_whitespace() {
+        match words.last_mut() {
+            Some(open) if open.matches('`').count() % 2 == 1 => {
+                open.push(' ');
+                open.push_str(word);
+            }
+            _ => words.push(word.to_string()),
+        }
+    }
+    for word in &words {
         if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > max {
             out.push_str(&line);
             out.push('\n');

@@ -135,7 +135,9 @@ pub fn placement_from_cells(cells: [Cell; 4]) -> Result<Placement, String> {
 /// Reads four cells from exactly twelve digits `XYZXYZXYZXYZ`.
 pub fn cells_from_digits(digits: &[u8]) -> Result<[Cell; 4], String> {
     if digits.len() != 12 {
-        return Err(format!("found {} digits, expected 12", digits.len()));
+        let n = digits.len();
+        let noun = if n == 1 { "digit" } else { "digits" };
+        return Err(format!("found {n} {noun}, expected 12"));
     }
     let mut cells = [Cell::new(0, 0, 0); 4];
     for (i, c) in cells.iter_mut().enumerate() {

@@ -28,4 +28,7 @@ if [[ $url != http://* ]]; then
     cat "$log" >&2
     exit 1
 fi
-python3 tests/browser/test_page.py "$url" "$bin"
+status=0
+python3 tests/browser/test_page.py "$url" "$bin" || status=1
+python3 tests/browser/test_screens.py "$url" "$bin" || status=1
+exit "$status"

@@ -94,7 +94,7 @@ def test_the_page_loads_offline_and_shows_the_board(browser):
     figures["page load, navigation start to board drawn (in page, ms)"] = round(page.evaluate("window.cabra.times.loaded"))
     expect(page.locator("#iso polygon.cell")).to_have_count(64)
     expect(page.locator("#top rect.column")).to_have_count(64)
-    expect(page.locator("#status")).to_have_text("in progress, player 1 to move")
+    expect(page.locator("#status")).to_have_text("In progress, player 1 to move")
     # All of L's canonical orientation names, by name (RULES.md section 3).
     expect(page.locator("#orient-list button")).to_have_count(24)
     page.keyboard.press("t")
@@ -311,7 +311,9 @@ def test_the_engine_plays_itself_thinking_live_and_stops(browser):
         texts.add(page.text_content("#live-text"))
         page.wait_for_timeout(120)
     assert len(texts) >= 4, texts
-    expect(page.locator("#iso .ghost.line").first).to_be_visible()
+    # The expected line is drawn from above only, never over the cubes.
+    expect(page.locator("#top .ghost.idea").first).to_be_visible()
+    expect(page.locator("#iso .ghost")).to_have_count(0)
     expect(page.locator("#live-line")).to_contain_text("Best line: ")
     shot(page, "09-thinking.png")
     page.click("#stop")

@@ -208,3 +208,98 @@ fn ctrl_c_at_a_question_answers_no() {
     let now = std::fs::read_to_string(t.dir().join("old.caminos")).unwrap();
     assert_eq!(now, old);
 }
+
+/// What a tmux pane of `width` x 24 shows after typing each of `lines`
+/// into `cabra play`, one screen per line typed (and one at the start).
+fn tmux_screens(width: u16, lines: &[&str]) -> Vec<String> {
+    let name = format!("cabra-test-{}-{width}", std::process::id());
+    let tmux = |args: &[&str]| {
+        Command::new("tmux")
+            .args(args)
+            .output()
+            .expect("tmux runs (`apt-get install tmux`)")
+    };
+    let cabra = env!("CARGO_BIN_EXE_cabra");
+    let started = tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        &name,
+        "-x",
+        &width.to_string(),
+        "-y",
+        "24",
+        &format!("NO_COLOR=1 {cabra} play --time 500ms --threads 1"),
+    ]);
+    assert!(started.status.success(), "{started:?}");
+    let capture = || {
+        let out = tmux(&["capture-pane", "-p", "-t", &name]);
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let wait_for_prompt = |times: usize| {
+        let start = Instant::now();
+        while capture().matches("(you)>").count() < times {
+            assert!(start.elapsed() < Duration::from_secs(20), "{}", capture());
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    wait_for_prompt(1);
+    let mut screens = vec![capture()];
+    for line in lines {
+        tmux(&["send-keys", "-t", &name, "C-l"]);
+        std::thread::sleep(Duration::from_millis(200));
+        tmux(&["send-keys", "-t", &name, line, "Enter"]);
+        wait_for_prompt(2);
+        screens.push(capture());
+    }
+    tmux(&["kill-session", "-t", &name]);
+    screens
+}
+
+#[test]
+fn at_80_by_24_the_banner_and_the_help_fit_under_tmux() {
+    for width in [80, 100] {
+        let screens = tmux_screens(width, &["help", "help place"]);
+        // The banner: each sentence whole on its line.
+        let start = &screens[0];
+        assert!(
+            start
+                .lines()
+                .any(|l| l.trim_end().ends_with("Caminos on an 8x8x3 board.")),
+            "{start}"
+        );
+        assert!(
+            start
+                .lines()
+                .any(|l| l
+                    .starts_with("You are player 1 (x), against the engine (500ms a placement).")),
+            "{width}:\n{start}"
+        );
+        // `help`: its first line and its pointer to `help pieces` on one screen.
+        let help = &screens[1];
+        assert!(
+            help.contains("Type a placement such as `L E180 110`, or a command"),
+            "{width}:\n{help}"
+        );
+        assert!(
+            help.contains("`help pieces` draws the pieces in all orientations."),
+            "{width}:\n{help}"
+        );
+        // One line a command.
+        let quit = help
+            .lines()
+            .find(|l| l.starts_with("  quit, exit, q"))
+            .unwrap();
+        assert!(
+            quit.ends_with("leave (end of input does the same)"),
+            "{help}"
+        );
+        // `help place`: prose in full lines, no ragged continuations.
+        let place = &screens[2];
+        assert!(place.contains("Case and spaces do not matter"), "{place}");
+        assert!(
+            !place.lines().any(|l| l.starts_with("  ")),
+            "{width}:\n{place}"
+        );
+    }
+}

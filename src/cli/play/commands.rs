@@ -43,7 +43,7 @@ pub const SPECS: &[Spec] = &[
         cmd: Cmd::Place,
         names: &["place", "p"],
         args: "PLACEMENT",
-        summary: "play a placement for the side to move (typing the placement alone does the same)",
+        summary: "play a placement (typing it alone does the same)",
         details: "A placement is piece, orientation and position, as in `L E180 110`: piece L, T, Z or O;
 orientation a face T, B, N, S, E or W and an angle 0, 90, 180 or 270; position XYZ, the
 smallest corner of the piece's bounding box (z is always 0). Case and spaces do not matter
@@ -68,7 +68,7 @@ the side to move faces a win in one (`set threats`).",
         cmd: Cmd::Moves,
         names: &["moves", "m"],
         args: "[PIECE]",
-        summary: "count and list the legal placements (of one piece type: `moves L`)",
+        summary: "count and list the legal placements (`moves L`)",
         details: "Lists the legal placements of the side to move, grouped by piece and orientation, each
 line giving the positions where that shape fits: `L E180: 110 120` means `L E180 110` and
 `L E180 120` are legal.",
@@ -85,7 +85,7 @@ it, then how the game stands.",
         cmd: Cmd::Go,
         names: &["go", "hint", "g"],
         args: "",
-        summary: "let the engine search and show its best placements, without playing",
+        summary: "the engine's best placements, without playing",
         details: "Searches the position with the current budget (see `set`) and prints the best
 placements with their visits and win probabilities for the side to move, and the line of
 play the engine expects. Ctrl-C stops the search early and shows what it found so far.",
@@ -94,7 +94,7 @@ play the engine expects. Ctrl-C stops the search early and shows what it found s
         cmd: Cmd::Engine,
         names: &["engine", "e"],
         args: "",
-        summary: "let the engine play a placement for the side to move now",
+        summary: "let the engine play for the side to move now",
         details: "The engine searches with the current budget and plays its best placement for the side to
 move, whoever that is; when you play against the engine and it played for you, it then
 answers as usual. Ctrl-C stops the search: then nothing is played.",
@@ -103,7 +103,7 @@ answers as usual. Ctrl-C stops the search: then nothing is played.",
         cmd: Cmd::Auto,
         names: &["auto"],
         args: "",
-        summary: "let the engine play the game out, both sides, showing each placement",
+        summary: "let the engine play the game out, both sides",
         details: "The engine plays for both sides until the game ends, one line per placement, then shows
 the board. Ctrl-C stops it; the placements made so far stay on the board (`undo` takes
 them back).",
@@ -112,7 +112,7 @@ them back).",
         cmd: Cmd::Undo,
         names: &["undo", "u", "back"],
         args: "[N|all]",
-        summary: "take back placements (`undo` alone: back to your turn)",
+        summary: "take back placements (alone: back to your turn)",
         details: "`undo N` takes back N placements, `undo all` all of them. `undo` alone takes back one,
 and when you play against the engine, as many as needed to make it your turn again (your
 last placement and the engine's answer). Taken back placements can be replayed with `redo`
@@ -148,7 +148,7 @@ engine does not move by itself after a load: type `engine` when it is its turn."
         cmd: Cmd::Save,
         names: &["save", "write"],
         args: "[FILE]",
-        summary: "save the game to a .caminos file (FILE: the last file loaded or saved)",
+        summary: "save the game (FILE: the last one loaded or saved)",
         details: "Writes one placement per line (four cells, then the notation as a comment). The file is
 written to a temporary file beside it and renamed over it, so a failed save never leaves a
 half-written or emptied file. The comment lines at the head of a loaded file are kept. A file
@@ -159,7 +159,7 @@ FILE`) does that.",
         cmd: Cmd::ForceSave,
         names: &["save!"],
         args: "FILE",
-        summary: "save, replacing a file this session did not load or write",
+        summary: "save, replacing a file this session did not write",
         details: "As `save`, but an existing file is replaced whoever wrote it (for scripts, and when `save`
 refused).",
     },
@@ -167,7 +167,7 @@ refused).",
         cmd: Cmd::Pos,
         names: &["pos", "code"],
         args: "[CODE]",
-        summary: "print a position code for this game, or set the game from one",
+        summary: "print this game's position code, or set one",
         details: "A position code is one line of letters and digits, starting with `c1`, that gives back
 the whole game (every placement in order, so undo works after `pos CODE`). Two characters
 per placement, then two check characters; see docs/PLAY.md for the format.",
@@ -176,7 +176,7 @@ per placement, then two check characters; see docs/PLAY.md for the format.",
         cmd: Cmd::Set,
         names: &["set"],
         args: "[NAME VALUE]",
-        summary: "change a setting: time, iterations, clock, threads, seed, you (`set` lists them)",
+        summary: "change a setting (`set` alone lists them)",
         details: "set time 2s          think this long for a placement (also 500ms, 1.5s, 1m)
 set iterations 50k   think this many iterations instead (reproducible with 1 thread)
 set clock 5m+5s      play on a clock: 5 minutes for the game, 5 s back a placement

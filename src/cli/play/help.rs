@@ -7,13 +7,13 @@ use super::commands::{Cmd, SPECS, echo, lookup, spec, suggest};
 
 /// The command list, one line each, wrapped to `width` columns.
 pub fn help_list(width: usize) -> String {
+    // One line a command from 80 columns on, so that the list and the
+    // pointer to `help pieces` below it fit a 24-line terminal.
     let mut out = crate::cli::render::wrap(
-        "Type a placement such as `L E180 110` (or its four cubes, `110 120 121 122`) to play \
-         it, or one of these commands (any case; `help COMMAND` for more, `help pieces` \
-         draws the pieces):",
+        "Type a placement such as `L E180 110`, or a command (any case):",
         width,
     );
-    let column = 30;
+    let column = 27;
     for s in SPECS {
         let names = s.names.join(", ");
         let left = if s.args.is_empty() {
@@ -39,6 +39,56 @@ pub fn help_list(width: usize) -> String {
             }
         }
     }
+    out.push_str(&crate::cli::render::wrap(
+        "`help COMMAND` tells more; `help pieces` draws the pieces in all orientations.",
+        width,
+    ));
+    out
+}
+
+/// `text` wrapped to `width` columns: its lines of prose joined into
+/// paragraphs and wrapped at words; lines laid out in columns (two spaces
+/// in a row) kept as they are, a long one continued under its second
+/// column.
+fn reflow(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut paragraph = String::new();
+    let flush = |out: &mut String, paragraph: &mut String| {
+        if !paragraph.is_empty() {
+            out.push_str(&crate::cli::render::wrap(paragraph, width));
+            paragraph.clear();
+        }
+    };
+    for line in text.lines() {
+        let laid_out = line.trim_start().contains("  ") || line.starts_with(' ');
+        if !laid_out {
+            if !paragraph.is_empty() {
+                paragraph.push(' ');
+            }
+            paragraph.push_str(line.trim());
+            continue;
+        }
+        flush(&mut out, &mut paragraph);
+        if line.chars().count() < width {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        // The second column starts after the first run of spaces.
+        let start = line.len() - line.trim_start().len();
+        let gap = line[start..].find("  ").map_or(start, |i| start + i);
+        let indent = gap + line[gap..].len() - line[gap..].trim_start().len();
+        let rest = crate::cli::render::wrap(&line[indent..], width.saturating_sub(indent));
+        for (i, part) in rest.lines().enumerate() {
+            let lead = if i == 0 {
+                line[..indent].to_string()
+            } else {
+                " ".repeat(indent)
+            };
+            out.push_str(&format!("{lead}{part}\n"));
+        }
+    }
+    flush(&mut out, &mut paragraph);
     out
 }
 
@@ -141,7 +191,7 @@ pub fn help_for(topic: &str, width: usize) -> Result<String, String> {
         .iter()
         .find(|(names, _)| names.contains(&lower.as_str()))
     {
-        return Ok(format!("{text}\n"));
+        return Ok(reflow(text, width));
     }
     let Some(cmd) = lookup(word).or_else(|| {
         ["placement", "notation", "placements"]
@@ -161,10 +211,8 @@ pub fn help_for(topic: &str, width: usize) -> Result<String, String> {
         out.push_str(&format!("   (also: {})", s.names[1..].join(", ")));
     }
     out.push('\n');
-    out.push_str(s.summary);
-    out.push('\n');
-    out.push_str(s.details);
-    out.push('\n');
+    out.push_str(&reflow(s.summary, width));
+    out.push_str(&reflow(s.details, width));
     Ok(out)
 }
 
@@ -191,7 +239,29 @@ mod tests {
                 list.lines().all(|l| l.chars().count() < width),
                 "{width}:\n{list}"
             );
+            // Every command's help fits too, prose and columns alike (a
+            // terminal narrower than 80 columns may wrap the second column).
+            for s in SPECS.iter().filter(|_| width >= 80) {
+                let h = help_for(s.names[0], width).unwrap();
+                assert!(
+                    h.lines().all(|l| l.chars().count() < width),
+                    "{width}:\n{h}"
+                );
+            }
         }
+        // At 80 columns the list fits a 24-line terminal with its prompt,
+        // and ends with the pointer to the pictures of the pieces.
+        let list = help_list(80);
+        assert!(
+            list.lines().count() <= 23,
+            "{}:\n{list}",
+            list.lines().count()
+        );
+        assert!(list.lines().last().unwrap().contains("`help pieces`"));
+        // Prose is reflowed, not broken where the source was.
+        let place = help_for("place", 80).unwrap();
+        assert!(place.contains("Z or O; orientation a face T"), "{place}");
+        assert!(place.contains("`110 120 121 122`"), "{place}");
         let pieces = help_for("pieces", 80).unwrap();
         assert!(!pieces.contains("\n\n"));
         assert!(pieces.lines().all(|l| l.chars().count() < 80), "{pieces}");
@@ -204,6 +274,11 @@ mod tests {
                 .contains("L, T, Z and O")
         );
         assert!(help_for("tm", 80).unwrap().contains("time machine"));
-        assert!(help_for("swap", 80).unwrap().contains("first piece"));
+        assert!(
+            help_for("swap", 80)
+                .unwrap()
+                .replace('\n', " ")
+                .contains("first piece")
+        );
     }
 }

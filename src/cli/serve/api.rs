@@ -337,7 +337,7 @@ pub async fn legal(
 pub struct GhostRequest {
     #[serde(rename = "move")]
     text: String,
-    /// `line` or `better`.
+    /// `line`, `better` or `idea`.
     kind: String,
     /// 1 or 2 (the side to move when absent).
     player: Option<u8>,
@@ -382,7 +382,12 @@ pub async fn view(
         let kind = match gr.kind.as_str() {
             "line" => GhostKind::Line,
             "better" => GhostKind::Better,
-            k => return Err(ApiError::bad(format!("ghost kind `{k}`: line or better"))),
+            "idea" => GhostKind::Idea,
+            k => {
+                return Err(ApiError::bad(format!(
+                    "ghost kind `{k}`: line, better or idea"
+                )));
+            }
         };
         let player = match gr.player {
             None => pos.to_move(),

@@ -30,6 +30,11 @@ pub const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("page/api.js"),
     ),
     (
+        "aim.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("page/aim.js"),
+    ),
+    (
         "board.js",
         "text/javascript; charset=utf-8",
         include_bytes!("page/board.js"),

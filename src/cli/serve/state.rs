@@ -210,6 +210,7 @@ pub fn shapes_json() -> Value {
                         "name": s.orientation.to_string(),
                         "cells": s.cells,
                         "extent": s.extent,
+                        "svg": svg::pieces::piece(&s.cells),
                     })
                 })
                 .collect();

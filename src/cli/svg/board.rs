@@ -1,13 +1,16 @@
 //! The board as SVG: an isometric view of the 8x8x3 volume that can be
 //! turned in quarter turns, with the upper layers faded on request, ghost
-//! pieces (a placement being aimed, the engine's line, a better move), the
-//! last placement and a winning bridge marked.
+//! pieces (`ghost.rs`), the last placement and a winning bridge marked.
+//! The stacks in front of an aimed piece are drawn see-through, and the
+//! winning bridge's outline is drawn over everything.
 
 use std::fmt::Write;
 
 use cabra::game::bridge::shortest_bridge;
 use cabra::game::{Cell, Move, Player, Position, Status, WinReason};
 
+use super::ghost::ghost_cube;
+pub use super::ghost::{Ghost, GhostKind};
 use super::top::top;
 use super::{escape, num, shades};
 
@@ -17,43 +20,6 @@ const A: f64 = 24.0;
 const B: f64 = 14.0;
 /// The height of a cube.
 const H: f64 = 28.0;
-
-/// What a ghost piece stands for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GhostKind {
-    /// A legal placement being aimed: drawn as the mover's piece.
-    Legal,
-    /// An illegal placement being aimed: grey with a red outline.
-    Illegal,
-    /// A placement of the engine's best line.
-    Line,
-    /// The engine's better placement, in an analysis.
-    Better,
-}
-
-impl GhostKind {
-    pub(super) fn class(self) -> &'static str {
-        match self {
-            GhostKind::Legal => "legal",
-            GhostKind::Illegal => "illegal",
-            GhostKind::Line => "line",
-            GhostKind::Better => "better",
-        }
-    }
-}
-
-/// A piece drawn translucent over the board.
-#[derive(Clone, Debug)]
-pub struct Ghost {
-    /// Its cubes `(x, y, z)`; those outside the volume are not drawn.
-    pub cells: Vec<[i8; 3]>,
-    /// What it stands for.
-    pub kind: GhostKind,
-    /// Whose piece it would be.
-    pub player: Player,
-    /// A short label written on it (the move number of a line).
-    pub label: Option<String>,
-}
 
 /// How the board is looked at.
 #[derive(Clone, Debug)]
@@ -87,7 +53,7 @@ fn turn(rotation: u8, x: f64, y: f64) -> (f64, f64) {
 }
 
 /// The screen point of `(u, v, z)`.
-fn project(u: f64, v: f64, z: f64) -> (f64, f64) {
+pub(super) fn project(u: f64, v: f64, z: f64) -> (f64, f64) {
     ((u - v) * A, (u + v) * B - z * H)
 }
 
@@ -104,7 +70,7 @@ fn points(corners: &[(f64, f64, f64)]) -> String {
 
 /// The three visible faces of the cube whose turned cell is `(u, v, z)`:
 /// top, the face towards +v (lower left) and the face towards +u (lower right).
-fn faces(u: f64, v: f64, z: f64) -> [String; 3] {
+pub(super) fn faces(u: f64, v: f64, z: f64) -> [String; 3] {
     let (u1, v1, z1) = (u + 1.0, v + 1.0, z + 1.0);
     [
         points(&[(u, v, z1), (u1, v, z1), (u1, v1, z1), (u, v1, z1)]),
@@ -195,7 +161,9 @@ pub fn iso(pos: &Position, view: &View) -> String {
             ghost: None,
         });
     }
-    for (gi, g) in view.ghosts.iter().enumerate() {
+    // The engine's expected line is drawn only from above.
+    let drawn = |g: &Ghost| g.kind != GhostKind::Idea;
+    for (gi, g) in view.ghosts.iter().enumerate().filter(|(_, g)| drawn(g)) {
         for &c in g.cells.iter().filter(|&&c| inside(c)) {
             items.push(Item {
                 cell: c,
@@ -213,6 +181,19 @@ pub fn iso(pos: &Position, view: &View) -> String {
         )
     };
     items.sort_by_key(depth);
+    // The columns of the piece aimed, turned: a cube nearer the eye that
+    // covers one of them is drawn see-through.
+    let aimed: Vec<(f64, f64)> = (view.ghosts.iter())
+        .filter(|g| matches!(g.kind, GhostKind::Legal | GhostKind::Illegal))
+        .flat_map(|g| g.cells.iter().filter(|&&c| inside(c)))
+        .map(|c| cell_uv(r, c[0], c[1]))
+        .collect();
+    let in_front = |x: i8, y: i8| {
+        let (u, v) = cell_uv(r, x, y);
+        aimed
+            .iter()
+            .any(|&(au, av)| u + v > au + av && ((u - v) - (au - av)).abs() <= 1.0)
+    };
     s.push_str(
         r##"<g class="cubes" stroke="#1b1b1b" stroke-width="0.8" stroke-linejoin="round">"##,
     );
@@ -236,6 +217,9 @@ pub fn iso(pos: &Position, view: &View) -> String {
                 if faded {
                     class.push_str(" faded");
                     extra.push_str(r##" opacity="0.13" pointer-events="none""##);
+                } else if in_front(x, y) {
+                    class.push_str(" see-through");
+                    extra.push_str(r##" opacity="0.3""##);
                 }
                 let [ct, cl, cr] = shades(it.owner);
                 let _ = write!(
@@ -257,6 +241,15 @@ pub fn iso(pos: &Position, view: &View) -> String {
         }
     }
     s.push_str("</g>");
+    // The winning bridge outlined over everything, so that no stack hides it.
+    s.push_str(r##"<g class="bridge-outline" pointer-events="none" fill="none" stroke="#ffc400" stroke-width="2.4" stroke-linejoin="round">"##);
+    for c in &bridge {
+        let (u, v) = cell_uv(r, c.x as i8, c.y as i8);
+        for face in faces(u, v, f64::from(c.z)) {
+            let _ = write!(s, r##"<polygon points="{face}"/>"##);
+        }
+    }
+    s.push_str("</g>");
     // Ghosts again as outlines on top, so that one behind a stack still shows.
     s.push_str(r##"<g class="ghost-outlines" pointer-events="none" fill="none">"##);
     for it in items.iter().filter(|it| it.ghost.is_some()) {
@@ -266,7 +259,7 @@ pub fn iso(pos: &Position, view: &View) -> String {
             ghost_cube(&mut s, &view.ghosts[gi], (u, v, z), (x, y), true);
         }
     }
-    for g in &view.ghosts {
+    for g in view.ghosts.iter().filter(|g| drawn(g)) {
         let Some(label) = &g.label else { continue };
         // On the highest cube of the ghost that is inside the volume.
         if let Some(&[x, y, z]) = g.cells.iter().filter(|&&c| inside(c)).max_by_key(|c| c[2]) {
@@ -283,44 +276,6 @@ pub fn iso(pos: &Position, view: &View) -> String {
     }
     s.push_str("</g></svg>");
     s
-}
-
-/// One cube of a ghost: filled, or (`outline`) only its dashed edges.
-fn ghost_cube(
-    s: &mut String,
-    g: &Ghost,
-    (u, v, z): (f64, f64, i8),
-    (x, y): (i8, i8),
-    outline: bool,
-) {
-    let [top, left, right] = faces(u, v, f64::from(z));
-    let [ct, cl, cr] = match g.kind {
-        GhostKind::Illegal => ["#c9c9c9", "#a5a5a5", "#8a8a8a"],
-        GhostKind::Better => ["#8fe0a8", "#3cb76a", "#2a8a4e"],
-        _ => shades(g.player),
-    };
-    let stroke = match g.kind {
-        GhostKind::Illegal => "#d00000",
-        GhostKind::Better => "#0b6b2e",
-        _ => "#111",
-    };
-    let kind = g.kind.class();
-    if outline {
-        let _ = write!(
-            s,
-            r##"<g class="ghost-outline {kind}" stroke="{stroke}" stroke-width="1" stroke-dasharray="3 2" opacity="0.75"><polygon points="{top}"/><polygon points="{left}"/><polygon points="{right}"/></g>"##
-        );
-    } else {
-        let opacity = if g.kind == GhostKind::Line {
-            "0.45"
-        } else {
-            "0.6"
-        };
-        let _ = write!(
-            s,
-            r##"<g class="ghost {kind}" data-gx="{x}" data-gy="{y}" data-gz="{z}" pointer-events="none" opacity="{opacity}" stroke="{stroke}" stroke-dasharray="3 2"><polygon fill="{ct}" points="{top}"/><polygon fill="{cl}" points="{left}"/><polygon fill="{cr}" points="{right}"/></g>"##
-        );
-    }
 }
 
 /// The goal edges (north-south in one colour, west-east in another), the

@@ -3,12 +3,15 @@
 //!
 //! - [`board`]: the isometric 3D view of the 8x8x3 volume;
 //! - [`top`]: the top view, owner and height of every column;
+//! - [`pieces`]: a piece alone, for the page's orientation picker;
 //! - [`plot`]: the win-rate graph of an analysis, with its marks.
 //!
 //! Every clickable shape carries `data-` attributes (`data-x`/`data-y` for
 //! a column, `data-ply` for a point of the graph) that the page reads.
 
 pub mod board;
+mod ghost;
+pub mod pieces;
 pub mod plot;
 pub mod top;
 

@@ -6,7 +6,7 @@ use std::fmt::Write;
 use cabra::game::Position;
 
 use super::board::{GhostKind, View, bridge_cells, inside, last_cells};
-use super::{num, shades};
+use super::{colour, escape, num, shades};
 
 /// The size of a square of the top view.
 const SQ: f64 = 26.0;
@@ -67,6 +67,7 @@ pub fn top(pos: &Position, view: &View) -> String {
         let (colour, width) = match g.kind {
             GhostKind::Illegal => ("#d00000", 2.0),
             GhostKind::Better => ("#0b6b2e", 2.0),
+            GhostKind::Idea => (colour(g.player), 2.2),
             _ => ("#111", 1.6),
         };
         let mut cols: Vec<(i8, i8)> = g
@@ -87,6 +88,26 @@ pub fn top(pos: &Position, view: &View) -> String {
                 num(SQ - 4.0),
                 num(SQ - 4.0)
             );
+        }
+        // The label (the move's number in the line) in the piece's middle.
+        if let Some(label) = &g.label {
+            let inside: Vec<&[i8; 3]> = g.cells.iter().filter(|&&c| inside(c)).collect();
+            if !inside.is_empty() {
+                let n = inside.len() as f64;
+                let mx = inside.iter().map(|c| f64::from(c[0])).sum::<f64>() / n;
+                let my = inside.iter().map(|c| f64::from(c[1])).sum::<f64>() / n;
+                // A badge, so that it reads over a column's height.
+                let (cx, cy) = (o + SQ * (mx + 0.5), o + SQ * (my + 0.5));
+                let _ = write!(
+                    s,
+                    r##"<g class="ghost-label" pointer-events="none"><circle cx="{}" cy="{}" r="7.5" fill="#fff" stroke="{colour}" stroke-width="1.6"/><text x="{}" y="{}" font-size="11" font-weight="bold" text-anchor="middle" dominant-baseline="central" fill="#111">{}</text></g>"##,
+                    num(cx),
+                    num(cy),
+                    num(cx),
+                    num(cy),
+                    escape(label)
+                );
+            }
         }
     }
     let grey = "#7d735f";

@@ -263,11 +263,13 @@ impl Session {
     pub fn start(&mut self, from_file: bool) -> Response {
         let mut out = String::new();
         if self.interactive {
+            // Short lines, each its own sentence: no terminal of 80
+            // columns breaks them.
             out.push_str(&format!(
-                "Cabra {} — Caminos on an 8x8x3 board. {}\n",
+                "Cabra {} — Caminos on an 8x8x3 board.\n",
                 env!("CARGO_PKG_VERSION"),
-                self.roles()
             ));
+            out.push_str(&crate::cli::render::wrap(&self.roles(), self.width));
             out.push_str(
                 "Type a placement such as `L E180 110`, `help` for the commands, `quit` to leave.\n",
             );

@@ -5,28 +5,32 @@
 // (and in the answer to the request that made it), each with a version,
 // and the page keeps the newest. Nothing here guesses what the engine is
 // doing, so no order of answers and events can leave the page waiting.
+//
+// Every message belongs to its moment: a note (what an action did, or why
+// it failed) lasts until the game moves on; the engine's last word and an
+// analysis's status go with the game they were about.
 
 import { api } from './api.js';
+import { makeAim } from './aim.js';
 import { drawBoard, watchBoard } from './board.js';
-import { drawTray, drawOrientations, drawGame, drawLive, drawAnalysis, say } from './panels.js';
+import { drawTray, drawOrientations, drawGame, drawLive, drawAnalysis, drawBanner, say } from './panels.js';
 
 const $ = (id) => document.getElementById(id);
 const KEY = 'cabra-game';
 const PLAYERS = 'cabra-players';
 
 const ui = {
-  id: null, game: null, ply: 0,
-  piece: 'L', orient: { L: 0, T: 0, Z: 0, O: 0 }, orientations: {},
-  rotation: 0, layers: 3, column: null,
+  id: null, game: null,
+  piece: 'L', orient: { L: 0, T: 0, Z: 0, O: 0 }, orientations: {}, pictures: {},
+  rotation: 0, layers: 3, column: null, armed: false, armedLegal: false,
   players: JSON.parse(sessionStorage.getItem(PLAYERS) || 'null') || { 1: 'human', 2: 'engine' },
-  thinking: null, lastThought: '', analysis: null, reviewing: null,
-  events: null, asking: false,
+  thinking: null, lastThought: '', analysis: null, reviewing: null, bannerClosed: null,
+  events: null, asking: false, note: '', noteKind: '',
 };
 // Timings read by the browser tests (and anyone curious).
 window.cabra = { ui, times: {} };
 
 const humanTurn = () => ui.game && ui.game.result === 'ongoing' && !ui.game.busy && ui.players[ui.game.to_move] === 'human';
-const orientation = () => ui.orientations[ui.piece][ui.orient[ui.piece]];
 // Only placements are drawn as ghosts (not `swap` or `tm`).
 const isPlacement = (m) => /^[LTZO] /.test(m || '');
 
@@ -34,9 +38,10 @@ function ghosts() {
   const out = [];
   const g = ui.game;
   if (ui.thinking && g.busy) {
+    // The engine's expected line: drawn only from above, never over cubes.
     let player = ui.thinking.player;
     ui.thinking.pv.slice(0, 3).forEach((m, i) => {
-      if (isPlacement(m)) out.push({ move: m, kind: 'line', player, label: String(i + 1) });
+      if (isPlacement(m)) out.push({ move: m, kind: 'idea', player, label: String(i + 1) });
       if (m !== 'tm') player = 3 - player;
     });
   } else if (ui.analysis && ui.reviewing && g.ply === ui.reviewing - 1) {
@@ -49,24 +54,34 @@ function ghosts() {
   return out;
 }
 
-// Redraws the board; with a column aimed at, says what the piece would do.
+function note(text, kind) { ui.note = text; ui.noteKind = kind; say(text, kind); }
+
+const aim = makeAim({ ui, humanTurn, redraw: () => redraw(), place: (body) => place(body), note, say });
+
+// Redraws the board; with a piece aimed, says what it would do.
 async function redraw() {
-  const aim = ui.column && humanTurn()
-    ? { piece: ui.piece, orientation: orientation(), x: ui.column.x, y: ui.column.y }
-    : null;
+  const a = aim.aimed();
   const id = ui.id;
   try {
-    const a = await drawBoard({ id, ply: ui.game.ply, rotation: ui.rotation, layers: ui.layers, aim, ghosts: ghosts() });
-    if (a) say(a.legal ? `${a.move}: legal — click to place` : `Illegal: ${a.reason}`, a.legal ? 'ok' : 'bad');
-    else if (aim === null && ui.column === null) say(ui.note || '', ui.noteKind);
+    const answer = await drawBoard({ id, ply: ui.game.ply, rotation: ui.rotation, layers: ui.layers, aim: a, ghosts: ghosts() });
+    if (answer) aim.hint(answer);
+    else if (a === null) say(ui.note || '', ui.noteKind);
   } catch (e) { if (!await recover(e, id)) say(e.message, 'bad'); }
 }
 
-function note(text, kind) { ui.note = text; ui.noteKind = kind; say(text, kind); }
+// The header: how the game stands, and what the engine is doing.
+function status(g) {
+  if (g.busy === 'thinking') return `Player ${g.to_move} (engine) is thinking…`;
+  if (g.busy === 'waiting') return 'The engine waits for a free search thread…';
+  if (g.busy === 'analyzing') return 'The engine is analyzing the game…';
+  const text = g.text.charAt(0).toUpperCase() + g.text.slice(1);
+  return g.ply < g.length ? `${text} (move ${g.ply} of ${g.length})` : text;
+}
 
 function drawPanels() {
   const g = ui.game;
-  $('status').textContent = g.busy === 'thinking' ? `${g.text} — the engine is thinking` : g.busy === 'analyzing' ? 'Analyzing the game…' : g.text;
+  $('status').textContent = status(g);
+  $('status').classList.toggle('thinking', !!g.busy);
   if (g.result === 'ongoing' && g.left[g.to_move - 1][ui.piece] === 0) {
     ui.piece = ['L', 'T', 'Z', 'O'].find((k) => g.left[g.to_move - 1][k] > 0) || ui.piece;
   }
@@ -75,6 +90,8 @@ function drawPanels() {
   drawGame(ui, goto);
   drawLive(ui);
   drawAnalysis(ui, review);
+  drawBanner(ui);
+  aim.drawPlace(ui.armedLegal);
   // Save keeps the whole game; while earlier moves are shown, a second
   // link saves only up to the move shown.
   const moves = (n) => `${n} move${n === 1 ? '' : 's'}`;
@@ -84,14 +101,29 @@ function drawPanels() {
   $('save-here').href = api.recordUrl(ui.id, g.ply);
   $('save-here').textContent = `Save up to move ${g.ply} (${moves(g.ply)} of ${g.length})`;
   document.querySelectorAll('.layer').forEach((b) => b.classList.toggle('on', Number(b.dataset.layers) === ui.layers));
+  fitBar();
+}
+
+// Whether `next` continues the game shown (the same game, one or more
+// moves on): the engine's last word still belongs to it.
+function continues(prev, next) {
+  if (!prev || prev.id !== next.id || next.length < prev.length) return false;
+  return prev.line.every((m, i) => next.line[i] && next.line[i].move === m.move);
 }
 
 // Shows a state of the game, unless a newer one is shown already (a
 // request's answer can arrive after the events that followed it).
 async function show(game) {
-  if (ui.game && game.id === ui.game.id && game.version < ui.game.version) return;
+  const prev = ui.game;
+  if (prev && game.id === prev.id && game.version < prev.version) return;
   ui.game = game;
   if (!game.busy) ui.thinking = null;
+  if (!continues(prev, game)) ui.lastThought = '';
+  if (prev && (prev.ply !== game.ply || prev.id !== game.id)) {
+    // The position changed: an aim and a note were about the old one.
+    aim.drop();
+    ui.note = '';
+  }
   if (ui.analysis && !game.analysis) { ui.analysis = null; ui.reviewing = null; }
   drawPanels();
   await redraw();
@@ -100,8 +132,7 @@ async function show(game) {
 
 // A game the server no longer holds (it expired while the tab was idle,
 // or the server restarted): start a new one, once however many requests
-// about game `id` fail, and say so. The piece aimed before is let go: it
-// was aimed at the old game.
+// about game `id` fail, and say so.
 let recovering = null;
 async function recover(e, id) {
   if (e.status !== 404 || !/no such game/.test(e.message)) return false;
@@ -111,7 +142,7 @@ async function recover(e, id) {
       sessionStorage.removeItem(KEY);
       ui.analysis = null;
       ui.reviewing = null;
-      ui.column = null;
+      aim.drop();
       await openGame();
       note('That game had expired on the server: a new game was started.', 'bad');
     })().finally(() => { recovering = null; });
@@ -166,7 +197,6 @@ async function place(body) {
   const t0 = performance.now();
   if (await act(() => api.place(ui.id, body))) {
     window.cabra.times.place = performance.now() - t0;
-    note('', '');
   }
 }
 
@@ -185,6 +215,20 @@ async function undo() {
   const g = ui.game;
   const other = ui.players[3 - g.to_move];
   if (g.can_undo && ui.players[g.to_move] === 'engine' && other === 'human') await act(() => api.undo(ui.id));
+}
+
+async function newGame() {
+  ui.analysis = null;
+  ui.reviewing = null;
+  const rules = $('rules').value + ($('swap').checked ? ' swap' : '');
+  if (await act(() => api.newGame(ui.id, rules))) note(`New game (${rules} rules).`, 'ok');
+}
+
+async function analyze() {
+  const n = parseInt($('an-iterations').value, 10);
+  // What the analysis does comes as events: its answer may arrive after
+  // them (a short game is analyzed at once).
+  try { await api.analyze(ui.id, n > 0 ? { iterations: n } : {}); } catch (e) { note(e.message, 'bad'); }
 }
 
 async function loadFile(file) {
@@ -208,7 +252,7 @@ function listen() {
     if (!ui.game.busy) return;
     ui.thinking = JSON.parse(e.data);
     drawLive(ui);
-    // The ghosts of the best line, at most every 200 ms.
+    // The engine's line from above, at most every 200 ms.
     if (performance.now() - drawn > 200) { drawn = performance.now(); redraw(); }
   });
   es.addEventListener('moved', (e) => {
@@ -217,8 +261,8 @@ function listen() {
     drawLive(ui);
   });
   es.addEventListener('analyzing', (e) => {
-    const d = JSON.parse(e.data);
-    $('an-status').textContent = `Analyzing: ${d.done} of ${d.total} placements…`;
+    ui.anProgress = JSON.parse(e.data);
+    drawAnalysis(ui, review);
   });
   es.addEventListener('analysis', (e) => {
     ui.analysis = JSON.parse(e.data);
@@ -233,6 +277,8 @@ async function openGame() {
   if (saved) { try { game = await api.get(saved); } catch (_) { game = null; } }
   if (!game) game = await api.create();
   ui.id = game.id;
+  ui.game = null;
+  ui.lastThought = '';
   sessionStorage.setItem(KEY, ui.id);
   listen();
   if (game.analysis) { try { ui.analysis = await api.analysis(ui.id); } catch (_) { ui.analysis = null; } }
@@ -247,27 +293,26 @@ function cycle(step) {
   redraw();
 }
 
+// On a phone the pieces sit in a bar fixed at the bottom: the page ends
+// that much lower, so that nothing hides under it.
+function fitBar() {
+  const bar = $('tray-panel');
+  const fixed = getComputedStyle(bar).position === 'fixed';
+  document.body.style.paddingBottom = fixed ? `${bar.offsetHeight + 8}px` : '';
+}
+
 function wire() {
-  for (const id of ['iso', 'top']) {
-    watchBoard($(id), (c) => { ui.column = c; redraw(); }, (c) => {
-      if (!ui.game || ui.game.busy) { note('The engine is working: wait, or press Stop.', 'bad'); return; }
-      if (ui.game.result !== 'ongoing') { note(`The game is over: ${ui.game.text}. Undo or start a new game.`, 'bad'); return; }
-      if (!humanTurn()) { note(`It is the engine's turn (player ${ui.game.to_move}).`, 'bad'); return; }
-      place({ aim: { piece: ui.piece, orientation: orientation(), x: c.x, y: c.y } });
-    });
-  }
+  for (const id of ['iso', 'top']) watchBoard($(id), aim.hover, aim.pick);
   $('rot-left').onclick = () => turn(-1);
   $('rot-right').onclick = () => turn(1);
   document.querySelectorAll('.layer').forEach((b) => { b.onclick = () => { ui.layers = Number(b.dataset.layers); drawPanels(); redraw(); }; });
   $('orient-next').onclick = () => cycle(1);
   $('orient-prev').onclick = () => cycle(-1);
   $('typed').onsubmit = (e) => { e.preventDefault(); const v = $('typed-move').value.trim(); if (v) place({ move: v }).then(() => { if (!$('message').classList.contains('bad')) $('typed-move').value = ''; }); };
-  $('new').onclick = async () => {
-    ui.analysis = null;
-    ui.reviewing = null;
-    const rules = $('rules').value + ($('swap').checked ? ' swap' : '');
-    if (await act(() => api.newGame(ui.id, rules))) note(`New game (${rules} rules).`, 'ok');
-  };
+  $('new').onclick = newGame;
+  $('banner-new').onclick = newGame;
+  $('banner-analyze').onclick = () => { ui.bannerClosed = `${ui.game.id}:${ui.game.length}`; drawBanner(ui); analyze(); };
+  $('banner-close').onclick = () => { ui.bannerClosed = `${ui.game.id}:${ui.game.length}`; drawBanner(ui); };
   $('do-swap').onclick = () => place({ move: 'swap' });
   $('do-tm').onclick = () => place({ move: 'tm' });
   $('undo').onclick = undo;
@@ -280,16 +325,11 @@ function wire() {
       ui.players[p] = $(`p${p}`).value;
       sessionStorage.setItem(PLAYERS, JSON.stringify(ui.players));
       drawPanels();
+      redraw();
       maybeEngine();
     };
   }
-  $('analyze').onclick = async () => {
-    const n = parseInt($('an-iterations').value, 10);
-    try {
-      await api.analyze(ui.id, n > 0 ? { iterations: n } : {});
-      $('an-status').textContent = 'Analyzing…';
-    } catch (e) { note(e.message, 'bad'); }
-  };
+  $('analyze').onclick = analyze;
   $('load').onchange = (e) => { const f = e.target.files[0]; if (f) loadFile(f); e.target.value = ''; };
   $('code-form').onsubmit = (e) => { e.preventDefault(); const c = $('code-in').value.trim(); if (c) act(() => api.code(ui.id, c)); };
   document.addEventListener('dragover', (e) => { e.preventDefault(); document.body.classList.add('dropping'); });
@@ -300,6 +340,7 @@ function wire() {
     const f = e.dataTransfer.files[0];
     if (f) loadFile(f);
   });
+  window.addEventListener('resize', fitBar);
   document.addEventListener('keydown', (e) => {
     if (e.target.closest('input, select, textarea') || e.ctrlKey || e.metaKey || e.altKey) return;
     const k = e.key;
@@ -321,7 +362,10 @@ async function main() {
   const t0 = performance.now();
   try {
     const shapes = await api.shapes();
-    for (const p of shapes.pieces) ui.orientations[p.piece] = p.orientations.map((o) => o.name);
+    for (const p of shapes.pieces) {
+      ui.orientations[p.piece] = p.orientations.map((o) => o.name);
+      ui.pictures[p.piece] = p.orientations.map((o) => o.svg);
+    }
     wire();
     await openGame();
     window.cabra.times.ready = performance.now() - t0;

@@ -32,26 +32,37 @@ function columnAt(target) {
   return { x: Number(el.dataset.x), y: Number(el.dataset.y) };
 }
 
-// Calls `onAim(column or null)` as the pointer moves over `container`,
-// and `onPick(column)` on a click. A click is a press and release close
-// together; the release is read from the point, as the views are redrawn
-// under the pointer while it aims.
+// Calls `onAim(column or null)` as a mouse moves over `container` (a
+// finger has no hover), and `onPick(column, touch)` on a click or a tap.
+// A click is a press and release close together; the release is read
+// from the point, as the views are redrawn under the pointer while it aims.
+// The column each view last saw under the mouse.
+const lastSeen = new Map();
+
+// Forgets what the mouse pointed at: the next move aims again, even over
+// the same column (after the position changed under a still pointer).
+export function forgetPointer() { lastSeen.clear(); }
+
 export function watchBoard(container, onAim, onPick) {
-  let last = null;
   let down = null;
   container.addEventListener('pointermove', (e) => {
+    if (e.pointerType === 'touch') return;
     const c = columnAt(document.elementFromPoint(e.clientX, e.clientY));
     const key = c ? `${c.x},${c.y}` : null;
-    if (key !== last) { last = key; onAim(c); }
+    if (key !== lastSeen.get(container)) { lastSeen.set(container, key); onAim(c); }
   });
-  container.addEventListener('pointerleave', () => { last = null; onAim(null); });
+  container.addEventListener('pointerleave', (e) => {
+    if (e.pointerType === 'touch') return;
+    lastSeen.delete(container);
+    onAim(null);
+  });
   container.addEventListener('pointerdown', (e) => { down = { x: e.clientX, y: e.clientY }; });
   container.addEventListener('pointerup', (e) => {
     if (!down) return;
     const moved = Math.hypot(e.clientX - down.x, e.clientY - down.y);
     down = null;
-    if (moved > 6) return;
+    if (moved > 10) return;
     const c = columnAt(document.elementFromPoint(e.clientX, e.clientY));
-    if (c) onPick(c);
+    if (c) onPick(c, e.pointerType === 'touch');
   });
 }

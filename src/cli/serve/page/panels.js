@@ -38,18 +38,52 @@ export function drawTray(ui, onPiece) {
   }
 }
 
-// The orientations of the selected piece, by their canonical names.
+// The orientations of the selected piece: each a picture of its cubes
+// (drawn by the server as the board draws them) and its name, in the
+// colours of the side to move.
 export function drawOrientations(ui, onPick) {
   const names = ui.orientations[ui.piece];
+  const pictures = ui.pictures[ui.piece];
   $('orient-name').textContent = `${ui.piece} ${names[ui.orient[ui.piece]]}`;
   const list = $('orient-list');
+  list.className = ui.game && ui.game.to_move === 2 ? 'p2' : 'p1';
   list.replaceChildren();
   names.forEach((n, i) => {
-    const b = el('button', { role: 'option', 'data-orientation': n }, n);
+    const b = el('button', { role: 'option', 'data-orientation': n, title: `${ui.piece} ${n}` });
+    b.innerHTML = pictures[i];
+    b.append(el('span', {}, n));
     if (i === ui.orient[ui.piece]) { b.classList.add('on'); b.setAttribute('aria-selected', 'true'); }
     b.addEventListener('click', () => onPick(i));
     list.append(b);
   });
+  const on = list.querySelector('.on');
+  if (on && list.scrollWidth > list.clientWidth) on.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+}
+
+// How a finished game was decided, for the banner.
+function decided(g) {
+  if (g.by === 'bridge') return 'A path of the winner\'s colour joins two opposite edges (outlined in gold).';
+  if (g.count === 'edge') return `Nobody built a bridge: more edge columns seen from above wins (${g.edge[0]} to ${g.edge[1]}).`;
+  return `Nobody built a bridge: fewer pieces on the bottom perimeter wins (${g.perimeter[0]} to ${g.perimeter[1]}).`;
+}
+
+// The banner under the board at the end of a game (never over it: the
+// winning bridge stays in view): who won and how, with a new game and an
+// analysis at hand. Hidden while earlier moves are reviewed, or once
+// closed for this game.
+export function drawBanner(ui) {
+  const g = ui.game;
+  // Nothing to place once the game is over.
+  document.getElementById('orientation').hidden = g.result !== 'ongoing';
+  document.body.classList.toggle('game-over', g.result !== 'ongoing');
+  const over = g.result !== 'ongoing' && g.ply === g.length && ui.bannerClosed !== `${g.id}:${g.length}`;
+  $('banner').hidden = !over;
+  if (!over) return;
+  const title = $('banner-title');
+  title.textContent = g.text.charAt(0).toUpperCase() + g.text.slice(1);
+  title.className = g.result === 'p1' ? 'p1' : g.result === 'p2' ? 'p2' : '';
+  $('banner-how').textContent = decided(g);
+  $('banner-analyze').disabled = !!g.busy || g.length === 0;
 }
 
 // The move list (the whole line: moves undone are dimmed), the result,
@@ -113,14 +147,37 @@ export function drawLive(ui) {
 export function drawAnalysis(ui, onPoint) {
   const a = ui.analysis;
   const plot = $('plot');
-  if (!a) { plot.replaceChildren(); $('an-summary').replaceChildren(); $('an-detail').textContent = ''; return; }
+  // While the engine analyzes, its progress; then what the analysis holds.
+  const p = ui.anProgress;
+  const working = ui.game.busy === 'analyzing';
+  if (!working) ui.anProgress = null;
+  $('an-status').textContent = working
+    ? (p ? `Analyzing: ${p.done} of ${p.total} placements…` : 'Analyzing…')
+    : !a ? '' : a.complete
+      ? `Analyzed ${a.moves.length} placements.`
+      : `Stopped: ${a.moves.length} of ${a.placements} placements analyzed.`;
+  if (!a) {
+    plot.replaceChildren();
+    $('an-list').replaceChildren();
+    $('an-summary').replaceChildren();
+    $('an-detail').textContent = '';
+    return;
+  }
   plot.innerHTML = a.plot;
   plot.querySelectorAll('[data-ply]').forEach((pt) => {
     pt.addEventListener('click', () => onPoint(Number(pt.dataset.ply)));
   });
-  $('an-status').textContent = a.complete
-    ? `Analyzed ${a.moves.length} placements.`
-    : `Stopped: ${a.moves.length} of ${a.placements} placements analyzed.`;
+  // The placements marked, as a list (readable at any width, and a larger
+  // target than the graph's points on a phone).
+  const list = $('an-list');
+  list.replaceChildren();
+  for (const m of a.moves.filter((x) => x.mark)) {
+    const li = el('li', { class: `p${m.player}`, 'data-ply': m.ply });
+    li.append(el('span', { class: 'who' }, `${m.ply}. player ${m.player} `), `${m.played}: ${m.mark.replace('_', ' ')}, ${(100 * m.loss).toFixed(0)} points`);
+    if (m.ply === ui.reviewing) li.classList.add('on');
+    li.addEventListener('click', () => onPoint(m.ply));
+    list.append(li);
+  }
   const t = $('an-summary');
   t.replaceChildren();
   const head = el('tr');

@@ -229,14 +229,17 @@ impl Engine {
         let sliced = Sliced {
             budget,
             slice,
+            report_every,
+            reported: std::cell::Cell::new(start),
             stop,
             start,
         };
         let (mut report, mut interrupted) = sliced.run(searcher, 0, progress, &|r| r);
-        if purpose == Purpose::Move && interrupted && blind(&report) && !pos.status().is_over() {
-            // Stopped before its first iteration (the stop came first):
-            // its choice would be the first legal placement, so a short
-            // search, deaf to the stop, names a searched one.
+        if purpose == Purpose::Move && blind(&report) && !pos.status().is_over() {
+            // No iteration ran (the stop came first, or a node limit the
+            // tree already reached): its choice would be the first legal
+            // placement, so a short search, deaf to the stop, names a
+            // searched one.
             let limits = Limits::none().iterations(BLIND_ANSWER_ITERATIONS);
             report = searcher.search(&limits);
             report.seconds = start.elapsed().as_secs_f64();
@@ -249,20 +252,27 @@ impl Engine {
             config.top_moves = top_moves.max(1);
             let mut searcher = Searcher::with_playout(*pos, config, playout);
             let first = report.clone();
-            let (second, stopped) = sliced.run(&mut searcher, first.iterations, progress, &|r| {
-                swindle::present(r, &first)
-            });
+            let (mut second, stopped) =
+                sliced.run(&mut searcher, first.iterations, progress, &|r| {
+                    swindle::present(r, &first)
+                });
+            if first.proven == Some(Proven::Loss) {
+                // The try is chosen among every move, with its statistics.
+                second = with_every_move(&mut searcher, &second);
+            }
             let deadline = budget.time.map(|t| start + t);
             let out_of_time =
                 || stop.load(Ordering::SeqCst) || deadline.is_some_and(|d| Instant::now() >= d);
             report = swindle::conclude(pos, first, second, &out_of_time);
             interrupted = stopped;
-        }
-        if report.proven == Some(Proven::Loss) {
+        } else if report.proven == Some(Proven::Loss) {
             // Lost against best play: never let the opponent win at once
-            // where a placement avoids it (a swindle search did this too).
-            report = swindle::avoid_loss_in_one(pos, report);
+            // where a placement avoids it (a swindle search does this too),
+            // choosing among every move with its statistics.
+            let searcher = self.searcher.as_mut().expect("searched");
+            report = swindle::avoid_loss_in_one(pos, with_every_move(searcher, &report));
         }
+        report.top.truncate(top_moves.max(1));
         report.iterations_per_second = if report.seconds > 0.0 {
             report.iterations as f64 / report.seconds
         } else {
@@ -272,6 +282,18 @@ impl Engine {
             report,
             interrupted,
         }
+    }
+}
+
+/// `report` (made by `searcher`) with every root move listed.
+fn with_every_move(searcher: &mut Searcher<Position>, report: &Report<Move>) -> Report<Move> {
+    let keep = searcher.config().top_moves;
+    searcher.set_top_moves(crate::game::MOVE_COUNT);
+    let all = searcher.search(&Limits::none().iterations(0));
+    searcher.set_top_moves(keep);
+    Report {
+        top: all.top,
+        ..report.clone()
     }
 }
 

@@ -20,6 +20,11 @@ const FIRST_SLICE_ITERATIONS: u64 = 2_000;
 pub(super) struct Sliced<'a> {
     pub budget: Budget,
     pub slice: Duration,
+    /// How often progress is reported (slices may be shorter, to see soon
+    /// when a move is settled).
+    pub report_every: Duration,
+    /// When progress was last reported.
+    pub reported: std::cell::Cell<Instant>,
     pub stop: &'a Arc<AtomicBool>,
     /// When the search (all its phases) began.
     pub start: Instant,
@@ -91,6 +96,12 @@ impl Sliced<'_> {
             if budget.early_stop && settled(&report, budget.time, elapsed) {
                 return (report, false);
             }
+            if self.reported.get().elapsed() + slice / 2 < self.report_every {
+                continue;
+            }
+            self.reported.set(Instant::now());
+            // The speed of the search so far, not of its last slice.
+            report.iterations_per_second = total as f64 / elapsed.as_secs_f64().max(1e-9);
             let flow = progress(&Progress {
                 elapsed,
                 fraction,

@@ -213,25 +213,27 @@ impl<G: Game> Searcher<G> {
             (None, Some(s)) => s.winrate(),
             (None, None) => 0.5,
         };
-        let mut top: Vec<&Acc> = stats.iter().collect();
-        // In the order `choose` prefers them: visits, then rewards, then id,
-        // so that the most visited move heads the list even among ties.
-        top.sort_by_key(|s| (std::cmp::Reverse((s.visits, s.wins2)), s.id));
-        top.truncate(self.config.top_moves);
-        // The move to play is always listed, even when it was never visited
-        // (a legal move chosen because every searched one is proven lost).
-        let unlisted = best.filter(|&id| top.iter().all(|s| s.id != id));
-        let chosen = unlisted.map(|id| Acc {
-            id,
-            visits: 0,
-            wins2: 0,
-            results: [0, 0],
-            proof: Proof::Unknown,
+        // The move to play first, with its own statistics (it may be a
+        // proven win visited less than others, or a legal move never
+        // visited, chosen because every searched one is proven lost);
+        // then the others in the order `choose` prefers them: visits, then
+        // rewards, then id.
+        let chosen = best.map(|id| match stats.iter().find(|s| s.id == id) {
+            Some(s) => *s,
+            None => Acc {
+                id,
+                visits: 0,
+                wins2: 0,
+                results: [0, 0],
+                proof: Proof::Unknown,
+            },
         });
-        let listed = stats.iter().find(|s| Some(s.id) == unlisted);
-        let top = top
-            .into_iter()
-            .chain(listed.or(chosen.as_ref()))
+        let mut rest: Vec<&Acc> = stats.iter().filter(|s| Some(s.id) != best).collect();
+        rest.sort_by_key(|s| (std::cmp::Reverse((s.visits, s.wins2)), s.id));
+        let top = chosen
+            .iter()
+            .chain(rest)
+            .take(self.config.top_moves.max(1))
             .map(|s| MoveStats {
                 mv: G::move_from_id(s.id),
                 visits: s.visits,

@@ -243,9 +243,10 @@ impl Query {
     }
 
     /// The search of `turn`: from scratch, so that every position gets the
-    /// same effort and its answer does not depend on the other turns.
+    /// same effort and its answer does not depend on the other turns; the
+    /// search of `cabra search` (the move to play), so that the two agree.
     pub fn request(&self, turn: usize) -> Request {
-        Request::analysis(self.position(turn))
+        Request::new(self.position(turn))
             .limits(self.limits)
             .top_moves(self.top)
             .fresh()

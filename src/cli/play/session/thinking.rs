@@ -6,20 +6,16 @@ use super::*;
 const GO_ROWS: usize = 8;
 
 impl Session {
-    /// Searches the current position for `purpose` with the session's
-    /// budget (or on the engine's clock), showing progress.
-    fn think(&mut self, purpose: Purpose) -> Result<Thought, Failed> {
+    /// Searches the current position for the move to play with the
+    /// session's budget (or on the engine's clock), showing progress.
+    fn think(&mut self) -> Result<Thought, Failed> {
         let pos = *self.line.position();
         let clock = self.clock.map(|c| OnClock {
             left: c.left,
             increment: c.control.increment,
         });
-        let mut request = match purpose {
-            Purpose::Move => Request::new(pos),
-            Purpose::Analysis => Request::analysis(pos),
-        };
         // On its clock the engine takes its share and may stop early.
-        request = request.clock(clock);
+        let mut request = Request::new(pos).clock(clock);
         if clock.is_none() {
             request = request.limits(self.budget);
         }
@@ -47,7 +43,7 @@ impl Session {
     /// What is already in `out` is shown first, as the search may take a while.
     pub(super) fn engine_play_one(&mut self, out: &mut String) -> bool {
         self.ui.stream(&std::mem::take(out));
-        let t = match self.think(Purpose::Move) {
+        let t = match self.think() {
             Ok(t) => t,
             Err(e) => {
                 out.push_str(&format!("{e}: nothing played.\n"));
@@ -100,8 +96,9 @@ impl Session {
         if self.line.position().status().is_over() {
             return self.game_over_error();
         }
+        // The search of the move the engine would play (as `search` does).
         let pos = *self.line.position();
-        match self.think(Purpose::Analysis) {
+        match self.think() {
             Ok(t) => Response::ok(ReportView::of(&pos, &t).table(GO_ROWS)),
             Err(e) => Response::err(e.to_string()),
         }

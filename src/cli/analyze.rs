@@ -94,12 +94,7 @@ fn table(a: &Analysis) -> String {
             Some(b) => b.clone(),
             None => "-".to_string(),
         };
-        let value = |v: f64, p: Option<Proven>| match p {
-            Some(Proven::Win) => "won".to_string(),
-            Some(Proven::Loss) => "lost".to_string(),
-            Some(Proven::Draw) => "drawn".to_string(),
-            None => pct(v),
-        };
+        let value = |v: f64, p: Option<Proven>| p.map_or_else(|| pct(v), |p| p.word().to_string());
         let _ = writeln!(
             s,
             "{:>4}  {:<6}  {:<11} {:<11} {:>7} {:>7} {:>5.1}  {}",
@@ -204,7 +199,5 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
     } else {
         table(&analysis)
     };
-    // A closed pipe (e.g. `| head`) is not an error worth a message.
-    super::style::print(&text);
-    Ok(())
+    super::style::print(&text)
 }

@@ -81,16 +81,13 @@ pub fn measure(
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     let start = Position::with_rules(args.rules.rules());
     let r = measure(start, args.games, args.seconds, args.seed);
-    if args.json {
-        println!("{}", serde_json::to_string(&r)?);
+    let text = if args.json {
+        format!("{}\n", serde_json::to_string(&r)?)
     } else {
-        println!("games played: {}", r.playouts);
-        println!(
-            "placements:   {} (signature of seed {})",
-            r.placements, r.seed
-        );
-        println!("seconds:      {:.3}", r.seconds);
-        println!("playouts per second: {:.0}", r.playouts_per_second);
-    }
-    Ok(())
+        format!(
+            "games played: {}\nplacements:   {} (signature of seed {})\nseconds:      {:.3}\nplayouts per second: {:.0}\n",
+            r.playouts, r.placements, r.seed, r.seconds, r.playouts_per_second
+        )
+    };
+    super::style::print(&text)
 }

@@ -79,7 +79,8 @@ struct ErrorJson {
 /// status 1), else as the command's error.
 fn fail(json: bool, error: String, line: Option<usize>) -> anyhow::Result<()> {
     if json {
-        println!("{}", serde_json::to_string(&ErrorJson { error, line })?);
+        let json = serde_json::to_string(&ErrorJson { error, line })?;
+        super::style::print(&format!("{json}\n"))?;
         std::process::exit(1);
     }
     Err(anyhow::Error::msg(error))
@@ -106,18 +107,21 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<()> {
         }
     };
     if args.json {
-        println!("{}", serde_json::to_string(&GameJson::of(&pos))?);
+        super::style::print(&format!(
+            "{}\n",
+            serde_json::to_string(&GameJson::of(&pos))?
+        ))?;
     } else {
         let rules = if pos.rules().is_default() {
             String::new()
         } else {
             format!(" under the {} rules", pos.rules())
         };
-        println!(
-            "ok: {}{rules}; {}",
+        super::style::print(&format!(
+            "ok: {}{rules}; {}\n",
             super::render::moves_of(&pos, pos.plies()),
             status_line(&pos)
-        );
+        ))?;
     }
     Ok(())
 }

@@ -17,6 +17,5 @@ pub fn run(args: &EnginesArgs) -> anyhow::Result<()> {
             text.push_str(&format!("  {}={}\n", k.name, k.get(c)));
         }
     }
-    super::style::print(&text);
-    Ok(())
+    super::style::print(&text)
 }

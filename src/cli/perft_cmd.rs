@@ -34,10 +34,9 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
     let start = Instant::now();
     let total = if args.divide && args.depth > 0 {
         let rows = perft_divide(&pos, args.depth);
-        for (p, n) in &rows {
-            println!("{p}  {n}");
-        }
-        println!();
+        let mut text: String = rows.iter().map(|(p, n)| format!("{p}  {n}\n")).collect();
+        text.push('\n');
+        super::style::print(&text)?;
         rows.iter().map(|r| r.1).sum()
     } else {
         perft(&pos, args.depth)
@@ -48,6 +47,6 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
         args.depth,
         total as f64 / secs.max(1e-9) / 1e6
     );
-    println!("{total}");
+    super::style::print(&format!("{total}\n"))?;
     Ok(())
 }

@@ -93,6 +93,13 @@ fn plan(path: &Path) -> anyhow::Result<(PathBuf, PathBuf, Option<std::fs::Metada
         Ok(m) => Some(m),
         Err(_) => None,
     };
+    if existing.is_none() && !dir.is_dir() {
+        bail!(
+            "cannot save {}: there is no directory {}",
+            path.display(),
+            dir.display()
+        );
+    }
     #[cfg(unix)]
     match &existing {
         Some(_) if !may_write(&target, false) => bail!(

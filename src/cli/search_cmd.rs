@@ -30,7 +30,8 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
     let thought = engine.search(Request::new(pos))?;
     let view = ReportView::of(&pos, &thought);
     if args.json {
-        println!("{}", serde_json::to_string(&view).context("writing JSON")?);
+        let json = serde_json::to_string(&view).context("writing JSON")?;
+        super::style::print(&format!("{json}\n"))?;
     } else {
         let mut text = format!(
             "position after {}, {}\n",
@@ -38,7 +39,7 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
             super::render::status_line(&pos)
         );
         text.push_str(&view.table(usize::MAX));
-        super::style::print(&text);
+        super::style::print(&text)?;
     }
     Ok(())
 }

@@ -61,14 +61,12 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<()> {
             record: pos.moves().iter().map(|m| m.to_string()).collect(),
             columns,
         };
-        println!("{}", serde_json::to_string(&j)?);
-        return Ok(());
+        return style::print(&format!("{}\n", serde_json::to_string(&j)?));
     }
     let view = super::render::View {
         colours: style::colours(),
         width: style::terminal_width(),
         ..super::render::View::PLAIN
     };
-    style::print(&render(&pos, &view));
-    Ok(())
+    style::print(&render(&pos, &view))
 }

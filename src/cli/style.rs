@@ -35,13 +35,14 @@ pub fn colours() -> bool {
 }
 
 /// Writes `text` to standard output (colours stripped when it is not a
-/// terminal); false once the output is closed, so that a program whose
-/// reader went away (`| head`) can end quietly.
-pub fn print(text: &str) -> bool {
+/// terminal). An output that cannot take it (a full disk) is an error,
+/// so that a script sees its command failed; a reader that went away
+/// (`| head`) ends the program quietly, as SIGPIPE does for other tools.
+pub fn print(text: &str) -> anyhow::Result<()> {
     let mut out = anstream::stdout().lock();
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
-        .is_ok()
+        .map_err(|e| anyhow::anyhow!("cannot write the output: {e}"))
 }
 
 /// The width of the terminal standard output writes to, in columns (100

@@ -124,17 +124,15 @@ pub fn run(args: &TacticsArgs) -> anyhow::Result<()> {
     let solved = positions.iter().filter(|p| p.solved).count();
     let total = positions.len();
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string(&Summary {
-                total,
-                solved,
-                positions
-            })?
-        );
+        let json = serde_json::to_string(&Summary {
+            total,
+            solved,
+            positions,
+        })?;
+        super::style::print(&format!("{json}\n"))?;
     } else {
         text.push_str(&format!("solved {solved}/{total}\n"));
-        super::style::print(&text);
+        super::style::print(&text)?;
     }
     Ok(())
 }

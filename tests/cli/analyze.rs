@@ -164,7 +164,7 @@ fn proven_draws_are_shown_as_drawn() {
         .lines()
         .find(|l| l.trim_start().starts_with("27 "))
         .unwrap_or_else(|| panic!("{text}"));
-    assert!(last.contains("drawn"), "{text}");
+    assert!(last.contains(" draw "), "{text}");
 }
 
 #[test]

@@ -125,3 +125,20 @@ fn a_terminated_session_prints_the_code_of_its_unsaved_game() {
         assert_eq!(out.status.code(), status_of(signal), "signal {signal}");
     }
 }
+
+#[test]
+fn a_session_ended_while_the_engine_answers_keeps_the_placement_just_made() {
+    let mut child = spawn(&["play", "--time", "30s", "--threads", "1"]);
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(b"L E180 110\n").unwrap();
+    input.flush().unwrap();
+    // The engine thinks half a minute on its reply: the signal comes first.
+    let out = signal_and_wait(child, libc::SIGTERM, Duration::from_millis(1500));
+    drop(input);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("This game (1 placement) was not saved"),
+        "{err}"
+    );
+    assert_eq!(out.status.code(), status_of(libc::SIGTERM));
+}

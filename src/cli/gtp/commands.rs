@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use cabra::engine::{EngineConfig, KEYS};
+use cabra::engine::{EngineConfig, KEYS, Request as Search};
 use cabra::game::{Move, Piece, Player, Position, Rules, Status};
 
 use super::clock::{parse_seconds, parse_stones};
@@ -308,13 +308,29 @@ fn set(g: &mut Gtp, args: &[String]) -> Reply {
                     _ => return Err(format!("'{value}' is not on or off")),
                 };
             }
+            // The session's own limits, which win over the engine's and
+            // the options' (a search's own request).
+            "time" | "iterations" | "nodes" => {
+                let value = value.as_str();
+                if NONE.contains(&value) {
+                    match key.as_str() {
+                        "time" => g.limits.time = None,
+                        "iterations" => g.limits.iterations = None,
+                        _ => g.limits.nodes = None,
+                    }
+                } else {
+                    let mut read = EngineConfig::default();
+                    read.set(&key, value)?;
+                    let b = read.budget;
+                    g.limits.time = b.time.or(g.limits.time);
+                    g.limits.iterations = b.iterations.or(g.limits.iterations);
+                    g.limits.nodes = b.nodes.or(g.limits.nodes);
+                }
+            }
             _ => {
                 let mut config: EngineConfig = g.engine.config();
                 let value = value.as_str();
                 match key.as_str() {
-                    "time" if NONE.contains(&value) => config.budget.time = None,
-                    "iterations" if NONE.contains(&value) => config.budget.iterations = None,
-                    "nodes" if NONE.contains(&value) => config.budget.nodes = None,
                     _ if !KEYS.iter().any(|k| k.name == key.replace('_', "")) => {
                         // The engine's keys, and the one of the session.
                         let keys: Vec<&str> = KEYS.iter().map(|k| k.name).collect();
@@ -336,7 +352,11 @@ fn get(g: &mut Gtp, args: &[String]) -> Reply {
     if !args.is_empty() {
         return usage();
     }
-    let config = g.engine.config();
+    // The limits a genmove searches with now (off the clock).
+    let mut config = g.engine.config();
+    config.budget = g
+        .engine
+        .budget(&Search::new(*g.line.position()).limits(g.limits));
     let mut lines: Vec<String> = KEYS
         .iter()
         .map(|k| format!("{} {}", k.name, k.get(&config)))

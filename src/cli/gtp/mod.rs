@@ -15,7 +15,7 @@ mod stream;
 
 use std::io::{self, BufRead, Write};
 
-use cabra::engine::{EngineHandle, Request, defaults};
+use cabra::engine::{Budget, EngineHandle, Request, defaults};
 use cabra::game::{GameLine, Position, Rules};
 
 use super::lines::{Line, read_line};
@@ -44,6 +44,9 @@ pub struct GtpArgs {
 /// The state of a session: the engine, the game, the clock.
 pub struct Gtp {
     engine: EngineHandle,
+    /// The session's own limits (`cabra-set time`, ...): they win over the
+    /// engine's; none set, the engine's apply.
+    limits: Budget,
     line: GameLine,
     clock: Clock,
     resign: bool,
@@ -66,6 +69,7 @@ impl Gtp {
     pub fn new(engine: EngineHandle, rules: Rules, resign: bool) -> Gtp {
         Gtp {
             engine,
+            limits: Budget::UNLIMITED,
             line: GameLine::new(Position::with_rules(rules)),
             clock: Clock::default(),
             resign,
@@ -76,7 +80,9 @@ impl Gtp {
     /// limits, its time capped by the clock's share when a clock runs.
     fn move_request(&self) -> Request {
         let pos = *self.line.position();
-        Request::new(pos).share(self.clock.allocation(pos.to_move(), &pos))
+        Request::new(pos)
+            .limits(self.limits)
+            .share(self.clock.allocation(pos.to_move(), &pos))
     }
 }
 

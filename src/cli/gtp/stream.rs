@@ -173,7 +173,7 @@ impl Gtp {
         let search = match request.kind {
             // Until the next line, within the configuration's node limit.
             Kind::Analyze => {
-                let nodes = self.engine.config().budget.nodes;
+                let nodes = self.limits.nodes.or(self.engine.config().budget.nodes);
                 Search::analysis(pos).limits(Budget {
                     nodes,
                     ..Budget::UNLIMITED

@@ -260,7 +260,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             forfeits,
         };
         // A closed pipe (e.g. `| head`) is not an error worth a message.
-        super::style::print(&(serde_json::to_string(&j)? + "\n"));
+        super::style::print(&(serde_json::to_string(&j)? + "\n"))?;
     } else {
         let mut text = format!("A = {}\nB = {}\n", specs[0].name(), specs[1].name());
         if let Some(l) = &program_limits {
@@ -288,7 +288,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         for f in &forfeits {
             text.push_str(&format!("game {}: {}\n", f.game, f.reason));
         }
-        super::style::print(&text);
+        super::style::print(&text)?;
     }
     Ok(())
 }
@@ -307,9 +307,10 @@ pub fn run_selfplay(args: &SelfplayArgs) -> anyhow::Result<()> {
     };
     let count = |code: &str| records.iter().filter(|r| result(r) == code).count();
     let forfeits = records.iter().filter(|r| r.forfeit.is_some()).count();
-    println!(
-        "{} games written to {}{}: player 1 won {}, player 2 won {}, drawn {}{}",
+    super::style::print(&format!(
+        "{} {} written to {}{}: player 1 won {}, player 2 won {}, drawn {}{}\n",
         records.len(),
+        if records.len() == 1 { "game" } else { "games" },
         args.out.display(),
         if interrupted { " (interrupted)" } else { "" },
         count("p1"),
@@ -320,6 +321,6 @@ pub fn run_selfplay(args: &SelfplayArgs) -> anyhow::Result<()> {
         } else {
             String::new()
         }
-    );
+    ))?;
     Ok(())
 }

@@ -29,13 +29,28 @@ use cabra::engine::{Progress, group};
 /// Progress is shown once a search has run this long.
 const QUIET_FOR: Duration = Duration::from_millis(300);
 
-/// Writes to standard output; false once it is closed (e.g. a pipe whose
-/// reader went away), so the session can end quietly instead of panicking.
+/// The first error writing standard output, reported when the session ends.
+static WRITE_ERROR: Mutex<Option<String>> = Mutex::new(None);
+
+/// Writes to standard output; false once it fails (a full disk), so the
+/// session ends, and [`run`] then reports the error.
 fn emit(text: &str) -> bool {
     let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())
-        .and_then(|()| out.flush())
-        .is_ok()
+    let written = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+    if let Err(e) = &written {
+        if let Ok(mut first) = WRITE_ERROR.lock() {
+            first.get_or_insert_with(|| e.to_string());
+        }
+    }
+    written.is_ok()
+}
+
+/// The session's end: an error if its output could not be written.
+fn ended() -> anyhow::Result<()> {
+    match WRITE_ERROR.lock().ok().and_then(|e| e.clone()) {
+        Some(e) => anyhow::bail!("cannot write the output: {e}"),
+        None => Ok(()),
+    }
 }
 
 /// The terminal (or pipe) side of a session.
@@ -96,6 +111,12 @@ impl Ui for TermUi {
             self.drawn = false;
         }
         self.echo = None;
+    }
+
+    fn moved(&mut self, note: &str) {
+        if let Ok(mut n) = EXIT_NOTE.lock() {
+            *n = note.to_string();
+        }
     }
 
     fn stream(&mut self, text: &str) {
@@ -327,10 +348,10 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
         terminal_loop(&mut session, colours)
     } else {
         if !start.text.is_empty() && !emit(&format!("{}\n", start.text)) {
-            return Ok(());
+            return ended();
         }
         pipe_loop(&mut session);
-        Ok(())
+        ended()
     }
 }
 

@@ -16,8 +16,8 @@ use std::time::Duration;
 use cabra::engine::Proven;
 use cabra::engine::clock::{OnClock, TimeControl};
 use cabra::engine::{
-    Budget, EngineHandle, Failed, Progress, Purpose, ReportView, Request, Thought, format_duration,
-    group, plural,
+    Budget, EngineHandle, Failed, Progress, ReportView, Request, Thought, format_duration, group,
+    plural,
 };
 use cabra::game::record::Record;
 use cabra::game::{GameLine, Move, MoveList, Piece, Player, Position, Status, parse_move};
@@ -55,6 +55,11 @@ pub trait Ui {
     fn progress_done(&mut self);
     /// Shows part of the current response now (ends with a newline).
     fn stream(&mut self, text: &str);
+    /// A move was made: `note` is what to print if the session ends now
+    /// (the code of an unsaved game), kept up to date during a command.
+    fn moved(&mut self, note: &str) {
+        let _ = note;
+    }
 }
 
 /// A [`Ui`] that shows nothing and keeps the streamed text (for tests).

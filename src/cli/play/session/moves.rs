@@ -46,6 +46,9 @@ impl Session {
         self.line
             .play(m)
             .expect("the session plays legal moves only");
+        // A signal while the engine answers must not lose this move.
+        let note = self.end_note();
+        self.ui.moved(&note);
         mover
     }
 

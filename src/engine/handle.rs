@@ -381,6 +381,20 @@ impl EngineHandle {
         T: Send + 'static,
         W: FnOnce(&mut Thinker) -> T + Send + 'static,
     {
+        self.spawn_then(work, |out| out)
+    }
+
+    /// As [`EngineHandle::spawn`], then `then` on what `work` returned,
+    /// once the engine is free again: what `then` releases (a share of
+    /// the threads, say) lets the next job find this engine's tree
+    /// idle, and so droppable when memory is short.
+    pub fn spawn_then<T, U, W, F>(&self, work: W, then: F) -> Job<U>
+    where
+        T: Send + 'static,
+        U: Send + 'static,
+        W: FnOnce(&mut Thinker) -> T + Send + 'static,
+        F: FnOnce(T) -> U + Send + 'static,
+    {
         let stop = Arc::new(AtomicBool::new(false));
         if let Some(old) = lock(&self.current).replace(stop.clone()) {
             old.store(true, Ordering::SeqCst);
@@ -405,11 +419,13 @@ impl EngineHandle {
                     memory: memory.as_deref(),
                 };
                 let out = work(&mut thinker);
+                drop(guard);
                 let mut slot = lock(&current);
                 if slot.as_ref().is_some_and(|f| Arc::ptr_eq(f, &flag)) {
                     *slot = None;
                 }
-                out
+                drop(slot);
+                then(out)
             })
             .expect("starting an engine thread");
         Job { stop, thread }

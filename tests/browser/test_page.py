@@ -125,6 +125,8 @@ def test_placing_by_clicking_the_board_and_the_engine_answers(browser):
     cell(page, 2, 2).click()
     wait_ply(page, 1)
     figures["click to placed piece drawn (Python side, ms)"] = round(1000 * (time.perf_counter() - t0))
+    # The event stream may draw the move before the request's reply is read.
+    page.wait_for_function("window.cabra.times.place !== undefined")
     figures["place request to new board in the page (in page, ms)"] = round(page.evaluate("window.cabra.times.place"))
     expect(page.locator("#iso g.cube.p1")).to_have_count(4)
     expect(page.locator("#moves li").first).to_have_text("L T0 120")
@@ -300,6 +302,58 @@ def test_a_game_the_server_forgot_is_replaced(browser):
     assert not page.errors, page.errors
 
 
+def test_a_new_game_while_the_engine_thinks(browser):
+    page = open_page(browser)
+    set_players(page, "human", "engine")
+    page.fill("#time", "60")
+    cell(page, 4, 4).click()
+    expect(page.locator("#stop")).to_be_enabled()
+    page.wait_for_function("window.cabra.ui.game.busy === 'thinking'")
+    page.click("#new")
+    expect(page.locator("#message")).to_contain_text("New game", timeout=10_000)
+    wait_ply(page, 0)
+    assert page.evaluate("window.cabra.ui.game.busy") is None
+    assert not page.errors, page.errors
+
+
+HIDE = """Object.defineProperty(document, 'hidden', {value: %s, configurable: true});
+document.dispatchEvent(new Event('visibilitychange'));"""
+
+
+def test_hidden_tabs_leave_room_for_another(browser):
+    # A browser keeps six connections to a server; six tabs each holding
+    # an event stream would leave a seventh nothing. Hidden tabs let go.
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    ctx.set_default_timeout(TIMEOUT)
+    hidden = []
+    for _ in range(6):
+        page = ctx.new_page()
+        page.goto(URL)
+        page.wait_for_selector("body[data-ready=true]")
+        page.evaluate(HIDE % "true")
+        hidden.append(page)
+    page = ctx.new_page()
+    page.set_default_timeout(10_000)
+    page.goto(URL)
+    page.wait_for_selector("body[data-ready=true]")
+    set_players(page, "human", "engine")
+    page.fill("#time", "0.05")
+    cell(page, 4, 4).click()
+    wait_ply(page, 2)
+    # A hidden tab still follows its game, and listens again when shown.
+    first = hidden[0]
+    set_players(first, "human", "human")
+    game = first.evaluate("window.cabra.ui.id")
+    status = page.evaluate(f"""fetch('/api/games/{game}/place', {{method: 'POST',
+        headers: {{'Content-Type': 'application/json'}},
+        body: JSON.stringify({{move: 'O T0 330'}})}}).then(r => r.status)""")
+    assert status == 200, status
+    first.wait_for_function("document.getElementById('iso').dataset.ply === '1'", timeout=5000)
+    first.evaluate(HIDE % "false")
+    first.wait_for_function("window.cabra.ui.events !== null", timeout=5000)
+    ctx.close()
+
+
 def test_the_engine_plays_itself_thinking_live_and_stops(browser):
     page = open_page(browser)
     page.fill("#time", "60")
@@ -367,11 +421,13 @@ def test_engine_against_engine_at_50_ms_a_move_never_stalls(browser):
 
 
 def download(page, selector, name):
+    """Saves what the link downloads; returns the path and the name the
+    browser suggested."""
     with page.expect_download() as d:
         page.click(selector)
     path = Path(tempfile.mkdtemp()) / name
     d.value.save_as(path)
-    return path
+    return path, d.value.suggested_filename
 
 
 def test_save_after_a_review_writes_what_the_page_says(browser):
@@ -388,10 +444,12 @@ def test_save_after_a_review_writes_what_the_page_says(browser):
     wait_ply(page, 1)
     expect(page.locator("#save")).to_have_text("Save game (5 moves)")
     expect(page.locator("#save-here")).to_have_text("Save up to move 1 (1 move of 5)")
-    whole = download(page, "#save", "whole.caminos")
+    whole, suggested = download(page, "#save", "whole.caminos")
+    assert suggested == "game.caminos", suggested
     out = subprocess.run([BIN, "check", str(whole)], capture_output=True, text=True)
     assert out.stdout.startswith("ok: 5 placements; player 1 wins by bridge"), out.stdout
-    part = download(page, "#save-here", "part.caminos")
+    part, suggested = download(page, "#save-here", "part.caminos")
+    assert suggested == "game-up-to-1.caminos", suggested
     out = subprocess.run([BIN, "check", str(part)], capture_output=True, text=True)
     assert out.stdout.startswith("ok: 1 placement; in progress"), out.stdout
     shot(page, "11-save-after-review.png")

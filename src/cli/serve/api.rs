@@ -8,6 +8,7 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use cabra::engine::{Budget, defaults};
 use cabra::game::record::{parse_record, write_record};
 use cabra::game::{
     Move, Piece, Placement, Player, Position, Rules, parse_move, parse_placement_or_cells, table,
@@ -42,7 +43,17 @@ pub async fn info(State(app): State<Arc<App>>) -> axum::Json<Value> {
         "memory_bytes": app.memory.cap(),
         "memory_used_bytes": app.memory.used(),
         "assets_bytes": super::assets::total_size(),
+        "move_limits": limits_json(app.config.budget.or(defaults::SERVE.budget)),
+        "analysis_limits": limits_json(defaults::SERVE_ANALYSIS.budget),
     }))
+}
+
+/// A budget as the page's fields hold it (absent: no limit).
+fn limits_json(b: Budget) -> Value {
+    json!({
+        "time_ms": b.time.map(|t| t.as_millis() as u64),
+        "iterations": b.iterations,
+    })
 }
 
 /// The body of `create` and `new`: the rules (those of `cabra serve`'s
@@ -181,10 +192,13 @@ pub async fn goto(
     let game = app.store.get(&id)?;
     let mut g = lock(&game);
     g.ensure_idle()?;
-    g.line
-        .goto(req.ply)
-        .map_err(|e| ApiError::bad(e.to_string()))?;
-    g.changed();
+    // Going where the game already is changes nothing (not its version).
+    if req.ply != g.line.ply() {
+        g.line
+            .goto(req.ply)
+            .map_err(|e| ApiError::bad(e.to_string()))?;
+        g.changed();
+    }
     Ok(axum::Json(state_json(&g)))
 }
 
@@ -256,13 +270,18 @@ pub async fn record(
         upto.truncate();
     }
     let text = write_record(&g.header, upto.end());
+    // A part of the game is named so: it does not pass for the whole.
+    let disposition = match query.ply {
+        Some(ply) => format!("attachment; filename=\"game-up-to-{ply}.caminos\""),
+        None => "attachment; filename=\"game.caminos\"".to_string(),
+    };
     Ok((
         [
-            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
             (
-                header::CONTENT_DISPOSITION,
-                "attachment; filename=\"game.caminos\"",
+                header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_string(),
             ),
+            (header::CONTENT_DISPOSITION, disposition),
         ],
         text,
     )

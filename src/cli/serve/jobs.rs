@@ -126,8 +126,8 @@ async fn threads_for(app: &App, game: &Mutex<Game>) -> Option<OwnedSemaphorePerm
     }
 }
 
-/// Runs `work` on the game's engine, holding `permit`; when it is done,
-/// `finish` updates the game, which is idle again (and says so with
+/// Runs `work` on the game's engine, holding `permit`; when it is done
+/// and the engine free, `finish` updates the game, which is idle again (and says so with
 /// [`Game::changed`]). A job that fails (a bug) leaves the game idle, says
 /// so, and the engine starts its next job afresh.
 fn run_job<T: Send + 'static>(
@@ -142,11 +142,16 @@ fn run_job<T: Send + 'static>(
     g.changed();
     let cancelled = permit.is_none();
     let done = game.clone();
-    let job = g.engine.spawn(move |t| {
+    let work = move |t: &mut Thinker| {
         let out = catch_unwind(AssertUnwindSafe(|| work(t)));
         if out.is_err() {
             t.forget();
         }
+        out
+    };
+    // The threads go back once the engine is free, so that the next
+    // search may drop this game's tree if it needs the room.
+    let job = g.engine.spawn_then(work, move |out| {
         drop(permit);
         let mut g = lock(&done);
         g.busy = None;

@@ -25,7 +25,7 @@ const ui = {
   rotation: 0, layers: 3, column: null, armed: false, armedLegal: false,
   players: JSON.parse(sessionStorage.getItem(PLAYERS) || 'null') || { 1: 'human', 2: 'engine' },
   thinking: null, lastThought: '', analysis: null, reviewing: null, bannerClosed: null,
-  events: null, asking: false, note: '', noteKind: '',
+  events: null, asking: false, holding: false, note: '', noteKind: '',
 };
 // Timings read by the browser tests (and anyone curious).
 window.cabra = { ui, times: {} };
@@ -99,6 +99,7 @@ function drawPanels() {
   $('save').textContent = `Save game (${moves(g.length)})`;
   $('save-here').hidden = g.ply === g.length;
   $('save-here').href = api.recordUrl(ui.id, g.ply);
+  $('save-here').download = `game-up-to-${g.ply}.caminos`;
   $('save-here').textContent = `Save up to move ${g.ply} (${moves(g.ply)} of ${g.length})`;
   document.querySelectorAll('.layer').forEach((b) => b.classList.toggle('on', Number(b.dataset.layers) === ui.layers));
   fitBar();
@@ -189,7 +190,7 @@ async function engineMove(auto) {
 // the game's line (not while earlier moves are reviewed).
 function maybeEngine() {
   const g = ui.game;
-  if (g && g.result === 'ongoing' && !g.busy && !ui.asking && g.ply === g.length
+  if (g && g.result === 'ongoing' && !g.busy && !ui.asking && !ui.holding && g.ply === g.length
       && ui.players[g.to_move] === 'engine') engineMove(true);
 }
 
@@ -217,7 +218,22 @@ async function undo() {
   if (g.can_undo && ui.players[g.to_move] === 'engine' && other === 'human') await act(() => api.undo(ui.id));
 }
 
+// Stops the engine's work for this game and waits (a few seconds at
+// most) until the server says it is idle.
+async function stopWork() {
+  if (!ui.game || !ui.game.busy) return;
+  try { await api.stop(ui.id); } catch (_) { /* it ended meanwhile */ }
+  for (let i = 0; i < 50 && ui.game.busy; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    if (i % 5 === 4) { try { await show(await api.get(ui.id)); } catch (_) { break; } }
+  }
+}
+
 async function newGame() {
+  // A new game is what the player asked for, even while the engine
+  // thinks: its search is stopped first, and no other one started.
+  ui.holding = true;
+  try { await stopWork(); } finally { ui.holding = false; }
   ui.analysis = null;
   ui.reviewing = null;
   const rules = $('rules').value + ($('swap').checked ? ' swap' : '');
@@ -233,6 +249,8 @@ async function analyze() {
 
 async function loadFile(file) {
   const bytes = await file.arrayBuffer();
+  ui.holding = true;
+  try { await stopWork(); } finally { ui.holding = false; }
   try {
     await show(await api.load(ui.id, bytes));
     note(`Loaded ${file.name}.`, 'ok');
@@ -243,7 +261,8 @@ async function loadFile(file) {
 }
 
 function listen() {
-  if (ui.events) ui.events.close();
+  if (ui.events) { ui.events.close(); ui.events = null; }
+  if (document.hidden) { followHidden(); return; }
   const es = new EventSource(api.eventsUrl(ui.id));
   ui.events = es;
   let drawn = 0;
@@ -269,6 +288,40 @@ function listen() {
     drawPanels();
   });
   es.addEventListener('failed', (e) => note(JSON.parse(e.data).error, 'bad'));
+  // A stream the browser gave up on (the server restarted, the game
+  // expired): look at the game, start a new one if it is gone, and
+  // listen again.
+  es.onerror = () => {
+    if (es.readyState !== EventSource.CLOSED || ui.events !== es) return;
+    ui.events = null;
+    const id = ui.id;
+    setTimeout(async () => {
+      if (ui.id !== id || ui.events || document.hidden) return;
+      try { await show(await api.get(id)); listen(); } catch (e) {
+        if (!await recover(e, id)) { note('The server does not answer: reload the page once it is back.', 'bad'); }
+      }
+    }, 1000);
+  };
+}
+
+// A hidden tab gives its event stream back (a browser allows six
+// connections to a server: six hidden tabs would block a seventh) and
+// looks at the game once a second instead, which also tells the server
+// that someone still follows it.
+let polling = null;
+function followHidden() {
+  if (document.hidden) {
+    if (ui.events) { ui.events.close(); ui.events = null; }
+    if (!polling) {
+      polling = setInterval(async () => {
+        const id = ui.id;
+        try { await show(await api.get(id)); } catch (e) { await recover(e, id); }
+      }, 1000);
+    }
+  } else {
+    if (polling) { clearInterval(polling); polling = null; }
+    if (!ui.events && ui.id) listen();
+  }
 }
 
 async function openGame() {
@@ -302,6 +355,7 @@ function fitBar() {
 }
 
 function wire() {
+  document.addEventListener('visibilitychange', followHidden);
   for (const id of ['iso', 'top']) watchBoard($(id), aim.hover, aim.pick);
   $('rot-left').onclick = () => turn(-1);
   $('rot-right').onclick = () => turn(1);
@@ -358,6 +412,27 @@ function wire() {
   });
 }
 
+// The limit fields start as the server's own (`cabra serve --time`),
+// or as this browser last set them.
+const LIMITS = 'cabra-limits';
+function fillLimits(info) {
+  const fields = { time: 'time', iterations: 'iterations', an: 'an-iterations' };
+  const server = {
+    time: info.move_limits.time_ms ? String(info.move_limits.time_ms / 1000) : '',
+    iterations: info.move_limits.iterations ? String(info.move_limits.iterations) : '',
+    an: info.analysis_limits.iterations ? String(info.analysis_limits.iterations) : '',
+  };
+  const mine = JSON.parse(localStorage.getItem(LIMITS) || 'null') || {};
+  for (const [k, id] of Object.entries(fields)) {
+    $(id).value = k in mine ? mine[k] : server[k];
+    $(id).addEventListener('change', () => {
+      const now = JSON.parse(localStorage.getItem(LIMITS) || 'null') || {};
+      now[k] = $(id).value;
+      localStorage.setItem(LIMITS, JSON.stringify(now));
+    });
+  }
+}
+
 async function main() {
   const t0 = performance.now();
   try {
@@ -366,6 +441,7 @@ async function main() {
       ui.orientations[p.piece] = p.orientations.map((o) => o.name);
       ui.pictures[p.piece] = p.orientations.map((o) => o.svg);
     }
+    fillLimits(await api.info());
     wire();
     await openGame();
     window.cabra.times.ready = performance.now() - t0;

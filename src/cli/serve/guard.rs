@@ -190,8 +190,6 @@ impl Gate {
         let host = host.trim_start_matches('[').trim_end_matches(']');
         let named = host.eq_ignore_ascii_case("localhost")
             || host.parse::<IpAddr>().ok() == Some(local.ip())
-            || (local.ip().is_loopback()
-                && host.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback()))
             || self.hosts.iter().any(|h| h.eq_ignore_ascii_case(host));
         port_ok && named
     }
@@ -199,6 +197,9 @@ impl Gate {
     /// Why a request with these headers, on this connection, is refused
     /// (403 for a foreign host or origin), if it is.
     pub fn refused(&self, headers: &HeaderMap, conn: ConnInfo) -> Option<String> {
+        if headers.get_all(header::HOST).iter().count() > 1 {
+            return Some("a request has one Host header".to_string());
+        }
         let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
         match host {
             Some(h) if self.ours(h, conn.local) => {}
@@ -228,6 +229,8 @@ impl Gate {
         let Some(token) = &self.token else {
             return Admission::Yes;
         };
+        // Only the loopback is this machine for sure: a peer at one of our
+        // own addresses may be a forwarded or translated connection.
         if conn.peer.ip().is_loopback() {
             return Admission::Yes;
         }
@@ -235,7 +238,9 @@ impl Gate {
         let bearer = headers
             .get(header::AUTHORIZATION)
             .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "));
+            .and_then(|v| v.split_once(' '))
+            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+            .map(|(_, t)| t.trim());
         let cookie = headers
             .get_all(header::COOKIE)
             .iter()
@@ -293,6 +298,14 @@ pub async fn check_host(
     if let Some(why) = app.gate.refused(req.headers(), conn) {
         return ApiError::new(StatusCode::FORBIDDEN, why).into_response();
     }
+    // A request line in absolute form (`GET http://host/...`) names the
+    // host too, and takes precedence over Host: it must be ours as well.
+    if let Some(authority) = req.uri().authority() {
+        if !app.gate.ours(authority.as_str(), conn.local) {
+            let why = format!("`{authority}` is refused: it is not this server");
+            return ApiError::new(StatusCode::FORBIDDEN, why).into_response();
+        }
+    }
     match app.gate.admits(&req, conn) {
         Admission::Yes => next.run(req).await,
         Admission::SetCookie(token) => {
@@ -331,7 +344,8 @@ mod tests {
         let local = "127.0.0.1:8080".parse().unwrap();
         assert!(gate.ours("127.0.0.1:8080", local));
         assert!(gate.ours("localhost:8080", local));
-        assert!(gate.ours("[::1]:8080", local));
+        // Another loopback address is another listener, not this one.
+        assert!(!gate.ours("[::1]:8080", local));
         assert!(gate.ours("cabra.example:8080", local));
         assert!(!gate.ours("192.168.1.5:8080", local));
         assert!(!gate.ours("203.0.113.5:8080", local));

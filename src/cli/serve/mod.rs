@@ -33,6 +33,7 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
+use cabra::engine::memory::MIN_SHARE;
 use cabra::engine::units::{format_bytes, parse_bytes};
 use cabra::engine::{EngineConfig, EngineHandle, TreeMemory, defaults, parse_duration};
 use cabra::game::Rules;
@@ -70,7 +71,7 @@ pub struct ServeArgs {
     pub token: Option<String>,
     /// Another name this server is reached by (the Host header a browser
     /// sends), besides localhost and its addresses; repeatable.
-    #[arg(long = "allow-host", value_name = "NAME")]
+    #[arg(long = "allow-host", value_name = "NAME", value_parser = parse_host)]
     pub allow_host: Vec<String>,
     /// Most connections open at once; beyond it the idlest is closed.
     #[arg(long, default_value_t = 512, value_name = "N", value_parser = clap::value_parser!(u32).range(4..=100_000))]
@@ -209,6 +210,21 @@ fn parse_token(text: &str) -> Result<String, String> {
     }
 }
 
+/// A host name as a browser sends it in Host (no scheme, no port).
+fn parse_host(text: &str) -> Result<String, String> {
+    let label = |l: &str| {
+        !l.is_empty() && l.len() <= 63 && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+    };
+    if text.len() <= 253 && text.trim_end_matches('.').split('.').all(label) {
+        Ok(text.trim_end_matches('.').to_string())
+    } else {
+        Err(format!(
+            "`{text}` is not a host name: give the name alone, as cabra.example.org \
+             (no scheme, no port; the server's addresses are allowed already)"
+        ))
+    }
+}
+
 /// The address to print: the one bound, or this machine's loopback for a
 /// wildcard, with the token for other machines.
 fn address(local: SocketAddr, token: Option<&str>) -> String {
@@ -230,6 +246,19 @@ fn address(local: SocketAddr, token: Option<&str>) -> String {
     }
 }
 
+/// This machine's address on the network its default route leads to,
+/// of the family of `wildcard` (found by the routing table alone: a UDP
+/// socket that is connected sends nothing).
+fn outside_address(wildcard: IpAddr) -> Option<IpAddr> {
+    let (bind, probe): (SocketAddr, SocketAddr) = match wildcard {
+        IpAddr::V4(_) => ("0.0.0.0:0".parse().ok()?, "192.0.2.1:9".parse().ok()?),
+        IpAddr::V6(_) => ("[::]:0".parse().ok()?, "[2001:db8::1]:9".parse().ok()?),
+    };
+    let socket = std::net::UdpSocket::bind(bind).ok()?;
+    socket.connect(probe).ok()?;
+    Some(socket.local_addr().ok()?.ip()).filter(|ip| !ip.is_loopback() && !ip.is_unspecified())
+}
+
 /// Runs `cabra serve` until the process is stopped.
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     let mut config = args.engine.config(&defaults::SERVE);
@@ -242,7 +271,19 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         .max(1);
     let per_search = config.threads.unwrap_or(threads).clamp(1, threads);
     config.threads = Some(per_search);
-    let memory = Arc::new(TreeMemory::new(args.memory, threads / per_search));
+    let at_once = threads / per_search;
+    // Each search gets a share of at least MIN_SHARE: less memory could
+    // not hold to its cap.
+    let least = at_once * MIN_SHARE;
+    if args.memory < least {
+        anyhow::bail!(
+            "--memory is at least {} here ({} searches at once, {} each at least)",
+            format_bytes(least),
+            at_once,
+            format_bytes(MIN_SHARE)
+        );
+    }
+    let memory = Arc::new(TreeMemory::new(args.memory, at_once));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -297,8 +338,17 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         let _ = out.flush();
         drop(out);
         if open {
+            // Other machines need this machine's address, not the loopback.
+            let outside = match local.ip() {
+                ip if ip.is_unspecified() => outside_address(ip).map(|ip| SocketAddr::new(ip, local.port())),
+                _ => Some(local),
+            };
+            let there = match outside {
+                Some(a) => format!(" at {}", address(a, token.as_deref())),
+                None => String::new(),
+            };
             eprintln!(
-                "cabra serve: warning: listening on {local}, beyond this machine: other machines can reach the API, with the token in the address above (--token sets it); bind 127.0.0.1 to keep the server to this machine"
+                "cabra serve: warning: listening on {local}, beyond this machine: other machines can reach the API{there}, with the token (--token sets it); bind 127.0.0.1 to keep the server to this machine"
             );
         }
         if args.open {

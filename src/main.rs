@@ -51,6 +51,7 @@ enum Command {
     #[command(allow_negative_numbers = true)]
     Tactics(cli::tactics_cmd::TacticsArgs),
     /// Play and analyze games in the browser: a local web server (see docs/API.md).
+    #[cfg(feature = "serve")]
     Serve(cli::serve::ServeArgs),
     /// Speak a text protocol (GTP conventions) on standard input and output, for GUIs and tournament programs (see docs/PROTOCOL.md).
     #[command(allow_negative_numbers = true)]
@@ -90,6 +91,7 @@ fn main() -> ExitCode {
         Command::Tactics(a) => cli::tactics_cmd::run(a),
         Command::Gtp(a) => cli::gtp::run(a),
         Command::Engines(a) => cli::engines::run(a),
+        #[cfg(feature = "serve")]
         Command::Serve(a) => cli::serve::run(a),
     };
     match result {

@@ -17,6 +17,7 @@ pub mod play;
 pub mod render;
 pub mod save;
 pub mod search_cmd;
+#[cfg(feature = "serve")]
 pub mod serve;
 pub mod show;
 pub mod signals;

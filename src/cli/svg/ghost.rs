@@ -12,6 +12,8 @@ use super::shades;
 
 /// What a ghost piece stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+// The aimed and better kinds come from the page alone.
+#[cfg_attr(not(feature = "serve"), allow(dead_code))]
 pub enum GhostKind {
     /// A legal placement being aimed: drawn as the mover's piece.
     Legal,

@@ -11,6 +11,7 @@
 
 pub mod board;
 mod ghost;
+#[cfg(feature = "serve")]
 pub mod pieces;
 pub mod plot;
 pub mod top;

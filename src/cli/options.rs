@@ -19,6 +19,7 @@ use super::files::read_record;
 /// Parses rules (`bridget swap`) for clap.
 pub fn parse_rules(text: &str) -> Result<Rules, String> {
     text.parse()
+        .map_err(|e: cabra::game::RulesError| e.to_string())
 }
 
 /// The rules of a game: `--rules` and `--swap`.
@@ -94,7 +95,7 @@ impl RulesOptions {
 
 /// Parses an engine configuration for clap.
 pub fn parse_engine(text: &str) -> Result<EngineConfig, String> {
-    EngineConfig::parse(text)
+    EngineConfig::parse(text).map_err(|e| e.to_string())
 }
 
 /// How long the engine thinks and with how many threads.

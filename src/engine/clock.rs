@@ -9,7 +9,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use super::units::{format_duration, parse_duration};
+use super::units::{ValueError, format_duration, parse_duration};
 use crate::game::{Piece, Position};
 
 /// Time kept back from each allocation, for the answer to travel.
@@ -42,16 +42,22 @@ impl TimeControl {
     /// assert!(TimeControl::parse("5s+").is_err());
     /// assert_eq!(TimeControl::parse("5s+0").unwrap().increment, Duration::ZERO);
     /// ```
-    pub fn parse(text: &str) -> Result<TimeControl, String> {
+    pub fn parse(text: &str) -> Result<TimeControl, ValueError> {
         let (main, increment) = match text.split_once('+') {
             Some((m, i)) => (m, Some(i)),
             None => (text, None),
         };
-        let main = parse_duration(main).map_err(|e| format!("main time: {e}"))?;
+        let part = |part| {
+            move |e| ValueError::TimeControl {
+                part,
+                source: Box::new(e),
+            }
+        };
+        let main = parse_duration(main).map_err(part("main time"))?;
         // `+0` says "no increment" as well as leaving it out does.
         let increment = match increment.map(str::trim) {
             Some("0") | None => Duration::ZERO,
-            Some(i) => parse_duration(i).map_err(|e| format!("increment: {e}"))?,
+            Some(i) => parse_duration(i).map_err(part("increment"))?,
         };
         Ok(TimeControl { main, increment })
     }
@@ -125,6 +131,8 @@ mod tests {
         assert_eq!(TimeControl::parse("1m+1s").unwrap().to_string(), "1m+1s");
         for bad in ["", "+1s", "10x", "10s+1x", "10s+0s", "0s"] {
             let e = TimeControl::parse(bad).unwrap_err();
+            assert!(matches!(e, ValueError::TimeControl { .. }), "{bad}: {e}");
+            let e = e.to_string();
             assert!(
                 e.starts_with("main time:") || e.starts_with("increment:"),
                 "{bad}: {e}"

@@ -14,7 +14,7 @@
 //! - [`view`]: the report as every front end shows it;
 //! - [`clock`]: time controls and the time a placement gets on a clock;
 //! - [`analysis`]: the engine's review of a whole game;
-//! - [`matches`], [`elo`]: games between engines and their score;
+//! - [`matches`](mod@matches), [`elo`]: games between engines and their score;
 //! - [`tactics`]: the tactical test suite;
 //! - [`units`]: durations and counts as people type them.
 
@@ -40,13 +40,15 @@ pub mod units;
 pub mod view;
 
 pub use budget::Budget;
-pub use config::{EngineConfig, KEYS, MAX_THREADS, parse_threads};
+pub use config::{ConfigError, EngineConfig, KEYS, MAX_THREADS, parse_threads};
 pub use engine::{DEFAULT_REPORT_EVERY, Engine, Progress, Purpose, Thought};
 pub use handle::{
     DEFAULT_TOP_MOVES, EngineHandle, Failed, Job, Listener, Request, Stopper, Thinker,
 };
 pub use memory::TreeMemory;
-pub use units::{MAX_COUNT, format_duration, group, parse_count, parse_duration, plural};
+pub use units::{
+    MAX_COUNT, ValueError, format_duration, group, parse_count, parse_duration, plural,
+};
 pub use view::{MoveView, ReportView};
 
 /// A search's report and its proven values, as the engine gives them to

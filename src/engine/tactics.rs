@@ -16,6 +16,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use thiserror::Error;
+
 use crate::game::{Placement, Player, Position, Status};
 
 /// The built-in suite (`tests/data/tactics`), embedded so that `cabra
@@ -98,19 +100,27 @@ pub const SUITE: &[(&str, &str)] = &[
 /// What a tactical position asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
+    /// The side to move wins with one placement.
     Win1,
+    /// The opponent threatens a win in one; one placement stops it.
     Block,
+    /// The side to move forces a win in two of its placements.
     Win2,
 }
 
+/// A tactic kind other than win1, block and win2.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("unknown tactic kind '{0}' (win1, block, win2)")]
+pub struct UnknownKind(pub String);
+
 impl FromStr for Kind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = UnknownKind;
+    fn from_str(s: &str) -> Result<Self, UnknownKind> {
         match s.trim().to_ascii_lowercase().as_str() {
             "win1" => Ok(Kind::Win1),
             "block" => Ok(Kind::Block),
             "win2" => Ok(Kind::Win2),
-            o => Err(format!("unknown tactic kind '{o}' (win1, block, win2)")),
+            o => Err(UnknownKind(o.to_string())),
         }
     }
 }
@@ -126,7 +136,7 @@ impl fmt::Display for Kind {
 }
 
 /// The kind named by a `# tactic: KIND` comment in a game file's text.
-pub fn kind_in(text: &str) -> Option<Result<Kind, String>> {
+pub fn kind_in(text: &str) -> Option<Result<Kind, UnknownKind>> {
     text.lines().find_map(|l| {
         let c = l.split_once('#')?.1.trim();
         let rest = c.strip_prefix("tactic:")?;

@@ -4,12 +4,62 @@
 
 use std::time::Duration;
 
+use thiserror::Error;
+
 /// The longest duration accepted (a year): anything longer is a typo, and
 /// a deadline that far ahead can still be added to the clock.
 pub const MAX_DURATION: Duration = Duration::from_secs(365 * 24 * 3600);
 
 /// The largest count accepted.
 pub const MAX_COUNT: u64 = 1_000_000_000_000;
+
+/// Why a value as people type it (a duration, an amount of memory, a count,
+/// a number of threads, a time control) could not be read. Each variant
+/// holds the text as given; the message says what was expected.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ValueError {
+    /// Not a number with a time unit.
+    #[error("'{0}' is not a duration like 1s, 250ms or 2.5s")]
+    NotADuration(String),
+    /// A time unit other than `us`, `ms`, `s` and `m`.
+    #[error("unknown time unit '{0}' (use ms, s or m)")]
+    TimeUnit(String),
+    /// A duration of 0 or less.
+    #[error("'{0}': the time must be more than 0, e.g. 200ms")]
+    NoTime(String),
+    /// A duration that rounds to 0 nanoseconds.
+    #[error("'{0}' is shorter than a nanosecond")]
+    TooShort(String),
+    /// A duration over [`MAX_DURATION`].
+    #[error("'{0}' is too long (at most a year)")]
+    TooLong(String),
+    /// Not a number with a unit of memory.
+    #[error("'{0}' is not an amount of memory like 512M or 2G")]
+    NotMemory(String),
+    /// An amount of memory of 0, or over 1024 TiB.
+    #[error("'{0}' is out of range (more than 0, at most 1024T)")]
+    MemoryRange(String),
+    /// Not a count.
+    #[error("expected a count such as 20000 or 50k, found '{0}'")]
+    NotACount(String),
+    /// A count under 1.
+    #[error("the count must be at least 1")]
+    CountTooSmall,
+    /// A count over [`MAX_COUNT`].
+    #[error("at most {}", group(MAX_COUNT))]
+    CountTooLarge,
+    /// Not a number of threads in range.
+    #[error("'{0}' is not a number of threads from 1 to {max}", max = crate::engine::MAX_THREADS)]
+    Threads(String),
+    /// One part of a time control (`main time`, `increment`) was refused.
+    #[error("{part}: {source}")]
+    TimeControl {
+        /// Which part: `main time` or `increment`.
+        part: &'static str,
+        /// Why.
+        source: Box<ValueError>,
+    },
+}
 
 /// Reads a duration: a positive number with an optional unit `us`, `ms`,
 /// `s` or `m` (seconds when there is none), e.g. `250ms`, `2.5s`, `1m`.
@@ -22,7 +72,7 @@ pub const MAX_COUNT: u64 = 1_000_000_000_000;
 /// assert!(parse_duration("0s").is_err());
 /// assert!(parse_duration("18000000000000000000s").is_err());
 /// ```
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
+pub fn parse_duration(text: &str) -> Result<Duration, ValueError> {
     let t = text.trim();
     let split = t
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
@@ -30,21 +80,21 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let (num, unit) = t.split_at(split);
     let value: f64 = num
         .parse()
-        .map_err(|_| format!("'{t}' is not a duration like 1s, 250ms or 2.5s"))?;
+        .map_err(|_| ValueError::NotADuration(t.to_string()))?;
     let seconds = match unit.trim() {
         "" | "s" | "sec" | "secs" => value,
         "ms" => value / 1e3,
         "us" | "µs" => value / 1e6,
         "m" | "min" => value * 60.0,
-        other => return Err(format!("unknown time unit '{other}' (use ms, s or m)")),
+        other => return Err(ValueError::TimeUnit(other.to_string())),
     };
     if seconds.is_nan() || seconds <= 0.0 {
-        return Err(format!("'{t}': the time must be more than 0, e.g. 200ms"));
+        return Err(ValueError::NoTime(t.to_string()));
     }
     match Duration::try_from_secs_f64(seconds) {
         Ok(d) if d <= MAX_DURATION && !d.is_zero() => Ok(d),
-        Ok(d) if d.is_zero() => Err(format!("'{t}' is shorter than a nanosecond")),
-        _ => Err(format!("'{t}' is too long (at most a year)")),
+        Ok(d) if d.is_zero() => Err(ValueError::TooShort(t.to_string())),
+        _ => Err(ValueError::TooLong(t.to_string())),
     }
 }
 
@@ -59,13 +109,13 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 /// assert_eq!(format_bytes(3 << 29), "1.5GiB");
 /// assert!(parse_bytes("12").is_err() && parse_bytes("0M").is_err());
 /// ```
-pub fn parse_bytes(text: &str) -> Result<usize, String> {
+pub fn parse_bytes(text: &str) -> Result<usize, ValueError> {
     let t = text.trim();
     let split = t
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(t.len());
     let (num, unit) = t.split_at(split);
-    let bad = || format!("'{t}' is not an amount of memory like 512M or 2G");
+    let bad = || ValueError::NotMemory(t.to_string());
     let value: f64 = num.parse().map_err(|_| bad())?;
     let unit = unit.trim().to_ascii_lowercase();
     let scale = match unit.trim_end_matches('b').trim_end_matches('i') {
@@ -77,9 +127,7 @@ pub fn parse_bytes(text: &str) -> Result<usize, String> {
     };
     let bytes = value * scale as f64;
     if !(bytes >= 1.0 && bytes <= (1u64 << 50) as f64) {
-        return Err(format!(
-            "'{t}' is out of range (more than 0, at most 1024T)"
-        ));
+        return Err(ValueError::MemoryRange(t.to_string()));
     }
     Ok(bytes as usize)
 }
@@ -125,7 +173,7 @@ pub fn format_duration(d: Duration) -> String {
 /// assert_eq!(parse_count("1.5M"), Ok(1_500_000));
 /// assert!(parse_count("0").is_err());
 /// ```
-pub fn parse_count(text: &str) -> Result<u64, String> {
+pub fn parse_count(text: &str) -> Result<u64, ValueError> {
     let t: String = text
         .trim()
         .chars()
@@ -137,21 +185,16 @@ pub fn parse_count(text: &str) -> Result<u64, String> {
         Some((i, 'g' | 'G' | 'b' | 'B')) => (&t[..i], 1e9),
         _ => (t.as_str(), 1.0),
     };
-    let bad = || {
-        format!(
-            "expected a count such as 20000 or 50k, found '{}'",
-            text.trim()
-        )
-    };
+    let bad = || ValueError::NotACount(text.trim().to_string());
     if num.is_empty() || !num.chars().all(|c| c.is_ascii_digit() || c == '.') {
         return Err(bad());
     }
     let value = num.parse::<f64>().map_err(|_| bad())? * mult;
     if value.is_nan() || value < 1.0 {
-        return Err("the count must be at least 1".to_string());
+        return Err(ValueError::CountTooSmall);
     }
     if value > MAX_COUNT as f64 {
-        return Err(format!("at most {}", group(MAX_COUNT)));
+        return Err(ValueError::CountTooLarge);
     }
     Ok(value.round() as u64)
 }

@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use super::notation::NotationError;
+
 /// A cell: `x` west to east (0..7), `y` north to south (0..7), `z` height (0..2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Cell {
@@ -30,17 +32,23 @@ impl Cell {
     }
 
     /// Parses three digits `XYZ`; the error says which coordinate is out of range.
-    pub fn from_digits(d: [u8; 3]) -> Result<Cell, String> {
+    pub fn from_digits(d: [u8; 3]) -> Result<Cell, NotationError> {
         let [x, y, z] = d;
         let text = format!("{x}{y}{z}");
         if x > 7 {
-            return Err(format!("cube {text} is off the board: x must be 0 to 7"));
+            return Err(NotationError(format!(
+                "cube {text} is off the board: x must be 0 to 7"
+            )));
         }
         if y > 7 {
-            return Err(format!("cube {text} is off the board: y must be 0 to 7"));
+            return Err(NotationError(format!(
+                "cube {text} is off the board: y must be 0 to 7"
+            )));
         }
         if z > 2 {
-            return Err(format!("cube {text} is off the board: z must be 0 to 2"));
+            return Err(NotationError(format!(
+                "cube {text} is off the board: z must be 0 to 2"
+            )));
         }
         Ok(Cell::new(x, y, z))
     }

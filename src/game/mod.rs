@@ -36,6 +36,6 @@ pub use orientation::{Face, Orientation};
 pub use piece::Piece;
 pub use player::{Player, Status, WinReason};
 pub use position::{MAX_MOVES, MAX_PLIES, Position};
-pub use rules::{MOVE_COUNT, Move, Rules, Variant, special_move};
+pub use rules::{MOVE_COUNT, Move, Rules, RulesError, Variant, special_move};
 pub use shape::{SHAPE_COUNT, Shape};
 pub use table::{DrawMap, Entry, PLACEMENT_COUNT, Placement, Table, table};

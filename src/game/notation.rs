@@ -103,10 +103,10 @@ pub fn parse_placement(text: &str) -> Result<Placement, NotationError> {
 /// The placement made of these four cells, whatever their order.
 /// Errors say why they are not a placement: a repeated cube, not a piece
 /// shape, or not touching the board.
-pub fn placement_from_cells(cells: [Cell; 4]) -> Result<Placement, String> {
+pub fn placement_from_cells(cells: [Cell; 4]) -> Result<Placement, NotationError> {
     for (i, a) in cells.iter().enumerate() {
         if cells[..i].contains(a) {
-            return Err(format!("cube {a} is listed twice"));
+            return err(format!("cube {a} is listed twice"));
         }
     }
     let min = |f: fn(&Cell) -> u8| cells.iter().map(f).min().unwrap_or(0);
@@ -118,13 +118,13 @@ pub fn placement_from_cells(cells: [Cell; 4]) -> Result<Placement, String> {
         let mut sorted = cells;
         sorted.sort();
         let list: Vec<String> = sorted.iter().map(|c| c.to_string()).collect();
-        return Err(format!(
+        return err(format!(
             "cubes {} do not form an L, T, Z or O piece",
             list.join(" ")
         ));
     };
     if mz > 0 {
-        return Err(format!(
+        return err(format!(
             "the piece does not touch the board: its lowest cube is at z = {mz}"
         ));
     }
@@ -133,11 +133,11 @@ pub fn placement_from_cells(cells: [Cell; 4]) -> Result<Placement, String> {
 }
 
 /// Reads four cells from exactly twelve digits `XYZXYZXYZXYZ`.
-pub fn cells_from_digits(digits: &[u8]) -> Result<[Cell; 4], String> {
+pub fn cells_from_digits(digits: &[u8]) -> Result<[Cell; 4], NotationError> {
     if digits.len() != 12 {
         let n = digits.len();
         let noun = if n == 1 { "digit" } else { "digits" };
-        return Err(format!("found {n} {noun}, expected 12"));
+        return err(format!("found {n} {noun}, expected 12"));
     }
     let mut cells = [Cell::new(0, 0, 0); 4];
     for (i, c) in cells.iter_mut().enumerate() {
@@ -173,8 +173,8 @@ pub fn parse_placement_or_cells(text: &str) -> Result<Placement, NotationError> 
                 "expected twelve digits (four cells XYZ), found '{bad}'"
             ));
         }
-        let cells = cells_from_digits(&digits).map_err(NotationError)?;
-        return placement_from_cells(cells).map_err(NotationError);
+        let cells = cells_from_digits(&digits)?;
+        return placement_from_cells(cells);
     }
     parse_placement(t)
 }

@@ -88,9 +88,11 @@ fn parse_line(line: &[u8]) -> Result<Line<'_>, String> {
             "{e}: a file holds the four cells of each placement, and `{p}` is written `{}`",
             cells_text(p)
         ),
-        Err(_) => e,
+        Err(_) => e.0,
     })?;
-    placement_from_cells(cells).map(|p| Line::Move(Move::Place(p)))
+    placement_from_cells(cells)
+        .map(|p| Line::Move(Move::Place(p)))
+        .map_err(|e| e.0)
 }
 
 /// The rules of a `# rules: ...` comment (the text after `#`), if it is one.
@@ -101,7 +103,7 @@ fn rules_line(comment: &[u8]) -> Option<Result<Rules, String>> {
     if !head.eq_ignore_ascii_case("rules:") {
         return None;
     }
-    Some(t[6..].parse())
+    Some(t[6..].parse().map_err(|e: super::RulesError| e.to_string()))
 }
 
 /// Reads a game record from the bytes of a file. A UTF-8 byte-order mark

@@ -4,6 +4,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use thiserror::Error;
+
 use super::table::{PLACEMENT_COUNT, Placement};
 
 /// How a game without a bridge ends, and whether the time machine exists.
@@ -74,12 +76,23 @@ impl fmt::Display for Rules {
     }
 }
 
+/// Why a rules text (`bridget swap`) was refused.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum RulesError {
+    /// A word other than caminos, bridget and swap.
+    #[error("unknown rules word '{0}' (the rules are caminos or bridget, with or without swap)")]
+    UnknownWord(String),
+    /// Both variants named.
+    #[error("'{0}' names both caminos and bridget")]
+    BothVariants(String),
+}
+
 impl FromStr for Rules {
-    type Err = String;
+    type Err = RulesError;
 
     /// Reads `caminos`, `bridget`, `swap` in any order and case, separated
     /// by spaces or commas (`swap` alone means `caminos swap`).
-    fn from_str(text: &str) -> Result<Rules, String> {
+    fn from_str(text: &str) -> Result<Rules, RulesError> {
         let mut rules = Rules::default();
         let mut variant: Option<Variant> = None;
         let words = text
@@ -93,14 +106,10 @@ impl FromStr for Rules {
                     rules.swap = true;
                     continue;
                 }
-                _ => {
-                    return Err(format!(
-                        "unknown rules word '{w}' (the rules are caminos or bridget, with or without swap)"
-                    ));
-                }
+                _ => return Err(RulesError::UnknownWord(w.to_string())),
             };
             if variant.is_some_and(|old| old != v) {
-                return Err(format!("'{text}' names both caminos and bridget"));
+                return Err(RulesError::BothVariants(text.to_string()));
             }
             variant = Some(v);
         }

@@ -128,7 +128,7 @@ fn rules(g: &mut Gtp, args: &[String]) -> Reply {
             g.clock.restart();
             Reply::Ok(String::new())
         }
-        Err(e) => Reply::Err(e),
+        Err(e) => Reply::Err(e.to_string()),
     }
 }
 
@@ -320,7 +320,7 @@ fn set(g: &mut Gtp, args: &[String]) -> Reply {
                     }
                 } else {
                     let mut read = EngineConfig::default();
-                    read.set(&key, value)?;
+                    read.set(&key, value).map_err(|e| e.to_string())?;
                     let b = read.budget;
                     g.limits.time = b.time.or(g.limits.time);
                     g.limits.iterations = b.iterations.or(g.limits.iterations);
@@ -339,7 +339,7 @@ fn set(g: &mut Gtp, args: &[String]) -> Reply {
                             keys.join(", ")
                         ));
                     }
-                    _ => config.set(&key, value)?,
+                    _ => config.set(&key, value).map_err(|e| e.to_string())?,
                 }
                 g.engine.set_config(config);
             }

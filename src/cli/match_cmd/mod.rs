@@ -36,7 +36,7 @@ const MAX_GAMES: u64 = 1_000_000;
 
 /// Reads `--games`: a count of at most [`MAX_GAMES`].
 fn parse_games(text: &str) -> Result<u64, String> {
-    match parse_count(text)? {
+    match parse_count(text).map_err(|e| e.to_string())? {
         n if n > MAX_GAMES => Err(format!("at most {} games", group(MAX_GAMES))),
         n => Ok(n),
     }

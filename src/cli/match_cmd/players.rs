@@ -110,7 +110,9 @@ pub fn parse_spec(text: &str) -> Result<Spec, String> {
             path: PathBuf::from(path.trim()),
         });
     }
-    EngineConfig::parse(text).map(Spec::Engine)
+    EngineConfig::parse(text)
+        .map(Spec::Engine)
+        .map_err(|e| e.to_string())
 }
 
 /// A player that could not be started: it loses at its first turn.

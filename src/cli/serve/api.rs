@@ -68,7 +68,9 @@ impl RulesRequest {
     fn rules(&self, default: Rules) -> Result<Rules, ApiError> {
         match &self.rules {
             None => Ok(default),
-            Some(text) => text.parse().map_err(ApiError::bad),
+            Some(text) => text
+                .parse()
+                .map_err(|e: cabra::game::RulesError| ApiError::bad(e.to_string())),
         }
     }
 }

@@ -14,6 +14,8 @@
 
 mod values;
 
+use thiserror::Error;
+
 use super::budget::Budget;
 use super::playout::Policy;
 use super::units::{format_duration, parse_count, parse_duration};
@@ -260,7 +262,7 @@ pub const KEYS: &[Key] = &[
         value: "N",
         help: "threads searching one tree together, 1 to 256 (default: the command's)",
         set: |c, v| {
-            c.threads = Some(parse_threads(v)?);
+            c.threads = Some(parse_threads(v).map_err(|e| e.to_string())?);
             Ok(())
         },
         get: |c| opt(c.threads, |n| n.to_string()),
@@ -283,7 +285,7 @@ pub const KEYS: &[Key] = &[
         value: "T",
         help: "time per move, e.g. 200ms or 2s (default: the command's)",
         set: |c, v| {
-            c.budget.time = Some(parse_duration(v)?);
+            c.budget.time = Some(parse_duration(v).map_err(|e| e.to_string())?);
             Ok(())
         },
         get: |c| opt(c.budget.time, format_duration),
@@ -293,7 +295,7 @@ pub const KEYS: &[Key] = &[
         value: "N",
         help: "iterations per move, e.g. 50k (default: the command's)",
         set: |c, v| {
-            c.budget.iterations = Some(parse_count(v)?);
+            c.budget.iterations = Some(parse_count(v).map_err(|e| e.to_string())?);
             Ok(())
         },
         get: |c| opt(c.budget.iterations, |n| n.to_string()),
@@ -303,7 +305,7 @@ pub const KEYS: &[Key] = &[
         value: "N",
         help: "stop once the tree holds this many nodes (default: the command's)",
         set: |c, v| {
-            c.budget.nodes = Some(parse_count(v)?);
+            c.budget.nodes = Some(parse_count(v).map_err(|e| e.to_string())?);
             Ok(())
         },
         get: |c| opt(c.budget.nodes, |n| n.to_string()),
@@ -376,7 +378,7 @@ impl EngineConfig {
     /// assert!(!c.reuse);
     /// assert!(EngineConfig::parse("c=-1").is_err());
     /// ```
-    pub fn parse(text: &str) -> Result<Self, String> {
+    pub fn parse(text: &str) -> Result<Self, ConfigError> {
         let mut cfg = EngineConfig::default();
         for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             match item.split_once('=') {
@@ -385,26 +387,15 @@ impl EngineConfig {
                         "default" => EngineConfig::default(),
                         "baseline" => EngineConfig::baseline(),
                         other if KEYS.iter().any(|k| k.name == other) => {
-                            return Err(format!(
-                                "'{other}' is a key: give it a value, e.g. {other}={}",
-                                KEYS.iter()
-                                    .find(|k| k.name == other)
-                                    .map_or(String::new(), |k| k.get(&EngineConfig::default()))
-                            ));
+                            return Err(ConfigError::NoValue(other.to_string()));
                         }
-                        other => {
-                            return Err(format!(
-                                "unknown configuration '{other}'{} (named ones: {}; or key=value with keys {})",
-                                suggest(other),
-                                NAMES.iter().map(|n| n.0).collect::<Vec<_>>().join(", "),
-                                key_names()
-                            ));
-                        }
+                        other => return Err(ConfigError::UnknownName(other.to_string())),
                     };
                 }
-                Some((key, value)) => cfg
-                    .set(key, value)
-                    .map_err(|e| format!("in '{item}': {e}"))?,
+                Some((key, value)) => cfg.set(key, value).map_err(|e| ConfigError::In {
+                    item: item.to_string(),
+                    source: Box::new(e),
+                })?,
             }
         }
         cfg.name = text.trim().to_string();
@@ -412,17 +403,13 @@ impl EngineConfig {
     }
 
     /// Sets one key (see [`KEYS`]).
-    pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
         // The field's name with its underscores reads as the key.
         let key = key.trim().to_ascii_lowercase().replace('_', "");
         let Some(k) = KEYS.iter().find(|k| k.name == key) else {
-            return Err(format!(
-                "unknown key '{key}'{} (keys: {})",
-                suggest(&key),
-                key_names()
-            ));
+            return Err(ConfigError::UnknownKey(key));
         };
-        (k.set)(self, value.trim())
+        (k.set)(self, value.trim()).map_err(|why| ConfigError::BadValue { key: k.name, why })
     }
 
     /// Every key with its value here, as a configuration string that
@@ -460,6 +447,49 @@ impl EngineConfig {
         }
         s
     }
+}
+
+/// Why an engine configuration (`"default,c=0.3"`) or a key's value was
+/// refused; the message names what is accepted.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ConfigError {
+    /// A key written without its value (`c` for `c=0.3`).
+    #[error("'{0}' is a key: give it a value, e.g. {0}={value}", value = default_value(.0))]
+    NoValue(String),
+    /// A word that is neither a named configuration nor a key.
+    #[error(
+        "unknown configuration '{0}'{hint} (named ones: {names}; or key=value with keys {keys})",
+        hint = suggest(.0),
+        names = NAMES.iter().map(|n| n.0).collect::<Vec<_>>().join(", "),
+        keys = key_names()
+    )]
+    UnknownName(String),
+    /// A key that does not exist.
+    #[error("unknown key '{0}'{hint} (keys: {keys})", hint = suggest(.0), keys = key_names())]
+    UnknownKey(String),
+    /// A value the key does not take.
+    #[error("{why}")]
+    BadValue {
+        /// The key.
+        key: &'static str,
+        /// What the key takes instead.
+        why: String,
+    },
+    /// The error of one `key=value` item of a configuration.
+    #[error("in '{item}': {source}")]
+    In {
+        /// The item as written.
+        item: String,
+        /// Why it was refused.
+        source: Box<ConfigError>,
+    },
+}
+
+/// A key's value in the default engine.
+fn default_value(key: &str) -> String {
+    KEYS.iter()
+        .find(|k| k.name == key)
+        .map_or(String::new(), |k| k.get(&EngineConfig::default()))
 }
 
 fn key_names() -> String {

@@ -100,14 +100,25 @@ fn every_key_reads_back_what_it_describes() {
         assert!(help.contains(&format!("  {}=", k.name)), "{}", k.name);
     }
     assert!(help.contains("[default 0.2; baseline 1.4142135]"));
-    assert!(
-        EngineConfig::parse("basline")
-            .unwrap_err()
-            .contains("did you mean 'baseline'")
-    );
+    let e = EngineConfig::parse("basline").unwrap_err();
+    assert_eq!(e, ConfigError::UnknownName("basline".into()));
+    assert!(e.to_string().contains("did you mean 'baseline'"), "{e}");
     // A key without its value is named as a key, not as a near miss of itself.
+    let e = EngineConfig::parse("solver").unwrap_err();
+    assert_eq!(e, ConfigError::NoValue("solver".into()));
     assert_eq!(
-        EngineConfig::parse("solver").unwrap_err(),
+        e.to_string(),
         "'solver' is a key: give it a value, e.g. solver=on"
     );
+    // A bad value names its key, inside the item it came in.
+    match EngineConfig::parse("default,c=-1").unwrap_err() {
+        ConfigError::In { item, source } => {
+            assert_eq!(item, "c=-1");
+            assert!(
+                matches!(*source, ConfigError::BadValue { key: "c", .. }),
+                "{source}"
+            );
+        }
+        e => panic!("{e:?}"),
+    }
 }

@@ -1,5 +1,7 @@
 //! How the values of configuration keys are read and written.
 
+use crate::engine::units::ValueError;
+
 /// Most threads a search may use.
 pub const MAX_THREADS: usize = 256;
 
@@ -30,13 +32,10 @@ pub(super) fn parse_percent(v: &str) -> Result<u8, String> {
 }
 
 /// Parses a thread count, 1 to [`MAX_THREADS`].
-pub fn parse_threads(v: &str) -> Result<usize, String> {
+pub fn parse_threads(v: &str) -> Result<usize, ValueError> {
     match v.trim().parse::<usize>() {
         Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "'{}' is not a number of threads from 1 to {MAX_THREADS}",
-            v.trim()
-        )),
+        _ => Err(ValueError::Threads(v.trim().to_string())),
     }
 }
 

@@ -37,9 +37,9 @@ fn r1_the_volume_is_8_by_8_by_3() {
     assert!(Cell::from_digits([7, 7, 2]).is_ok());
     assert!(Cell::from_digits([0, 0, 0]).is_ok());
     let e = |d| Cell::from_digits(d).unwrap_err();
-    assert!(e([8, 0, 0]).contains("x must be 0 to 7"));
-    assert!(e([0, 8, 0]).contains("y must be 0 to 7"));
-    assert!(e([0, 0, 3]).contains("z must be 0 to 2"));
+    assert!(e([8, 0, 0]).0.contains("x must be 0 to 7"));
+    assert!(e([0, 8, 0]).0.contains("y must be 0 to 7"));
+    assert!(e([0, 0, 3]).0.contains("z must be 0 to 2"));
     // Every cell of every table entry lies inside the volume: the volume's
     // three layers are 64-bit boards, so being there is being inside.
     let mut all = Volume::EMPTY;

@@ -63,9 +63,9 @@ fn r5_2_no_overlap_above_the_floor() {
 fn r5_3_a_piece_must_touch_the_board() {
     // An upright O lifted by one level: the right shape, but not on the board.
     let err = placement_from_cells([c("111"), c("121"), c("122"), c("112")]).unwrap_err();
-    assert!(err.contains("does not touch the board"), "{err}");
+    assert!(err.0.contains("does not touch the board"), "{err}");
     let err = placement_from_cells([c("001"), c("101"), c("201"), c("011")]).unwrap_err();
-    assert!(err.contains("lowest cube is at z = 1"), "{err}");
+    assert!(err.0.contains("lowest cube is at z = 1"), "{err}");
     // In notation the position's z must be 0.
     assert!(parse_placement("O T0 001").is_err());
     // Every entry of the table has a cube at z = 0.

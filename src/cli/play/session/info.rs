@@ -57,12 +57,12 @@ impl Session {
             ));
         }
         let done = match name.as_str() {
-            "time" => cabra::engine::parse_duration(value).map(|d| {
+            "time" => cabra::engine::parse_duration(value).map_err(|e| e.to_string()).map(|d| {
                 self.budget = Budget::time(d);
                 self.clock = None;
                 format!("The engine now thinks {} a placement.", format_duration(d))
             }),
-            "iterations" => cabra::engine::parse_count(value).map(|n| {
+            "iterations" => cabra::engine::parse_count(value).map_err(|e| e.to_string()).map(|n| {
                 self.budget = Budget::iterations(n);
                 self.clock = None;
                 format!(
@@ -77,7 +77,7 @@ impl Session {
                     self.budget
                 ))
             }
-            "clock" => TimeControl::parse(value).map(|control| {
+            "clock" => TimeControl::parse(value).map_err(|e| e.to_string()).map(|control| {
                 self.clock = Some(EngineClock {
                     control,
                     left: control.main,
@@ -86,7 +86,7 @@ impl Session {
                     "The engine now plays on a clock of {control}: its share of the time left a placement, less when its choice is clear (`set clock off` to stop)."
                 )
             }),
-            "threads" => cabra::engine::parse_threads(value).map(|n| {
+            "threads" => cabra::engine::parse_threads(value).map_err(|e| e.to_string()).map(|n| {
                 let config = self.engine.config();
                 self.engine.set_config(EngineConfig {
                     threads: Some(n),

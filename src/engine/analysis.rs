@@ -91,9 +91,13 @@ pub struct Summary {
     pub player: u8,
     /// Placements made.
     pub moves: usize,
+    /// Placements marked inaccuracies.
     pub inaccuracies: usize,
+    /// Placements marked mistakes.
     pub mistakes: usize,
+    /// Placements marked blunders.
     pub blunders: usize,
+    /// Placements that let a won position go.
     pub missed_wins: usize,
     /// Mean loss over the player's placements.
     pub average_loss: f64,

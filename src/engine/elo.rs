@@ -31,9 +31,13 @@ pub fn elo(score: f64) -> f64 {
 /// A match summary from the first engine's side.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Summary {
+    /// Games played.
     pub games: u32,
+    /// Games the first engine won.
     pub wins: u32,
+    /// Games drawn.
     pub draws: u32,
+    /// Games the first engine lost.
     pub losses: u32,
     /// `(wins + draws/2) / games`, 0 to 1 (0.5 with no games).
     pub score: f64,
@@ -41,8 +45,9 @@ pub struct Summary {
     pub elo: f64,
     /// Half the width of the 95% interval, `(elo_high - elo_low) / 2`.
     pub elo_ci95: f64,
-    /// The 95% interval of the Elo difference.
+    /// The low end of the 95% interval of the Elo difference.
     pub elo_low: f64,
+    /// The high end of that interval.
     pub elo_high: f64,
     /// Whether the score was clamped away from 0 or 1 to keep the Elo finite.
     pub clamped: bool,

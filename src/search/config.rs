@@ -26,9 +26,9 @@ pub struct SearchConfig {
     /// of the plain statistics.
     pub solver: bool,
     /// Before a node's first expansion, look for a move that wins at once
-    /// ([`Game::winning_move`]) and settle the node with it. Needs `solver`.
+    /// ([`crate::search::Game::winning_move`]) and settle the node with it. Needs `solver`.
     pub win_check: bool,
-    /// Where the opponent threatens to win at once ([`Game::threat`]),
+    /// Where the opponent threatens to win at once ([`crate::search::Game::threat`]),
     /// search only the moves that stop every threat: below the root the
     /// others are never added, and a node where no move stops them is
     /// proven lost. Needs `win_check`.

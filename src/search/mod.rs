@@ -30,7 +30,7 @@
 //! - Threat-aware expansion: once a node has a few visits it is checked for
 //!   the opponent's win in one ([`Game::threat`]); there, only moves that
 //!   stop it become children, and a node with none is proven lost.
-//! - Playouts by [`Game::policy_playout`] with a [`Playout`] policy
+//! - Playouts by [`Game::playout`] with the game's own policy
 //!   (Caminos: take wins, play the last good reply to the previous move
 //!   (`replies.rs`), answer threats, and take a
 //!   share of the reward from the counts).

@@ -27,7 +27,7 @@ use crate::game::{Placement, Position, Status};
 use crate::search::Replies;
 
 /// Which policies of the chain are on (the reply table is the search's:
-/// see [`crate::search::SearchConfig::replies`]).
+/// see [`crate::search::SearchConfig::reply`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Policy {
     /// Take an immediate win ([`win`]).

@@ -9,7 +9,7 @@ use clap::{Parser, Subcommand};
 
 /// Cabra: an engine for the 3D connection game Caminos (Bridget).
 #[derive(Parser, Debug)]
-#[command(name = "cabra", version, about, propagate_version = true)]
+#[command(name = "cabra", version = env!("CABRA_VERSION_LINE"), about, propagate_version = true)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

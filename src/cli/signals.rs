@@ -12,12 +12,15 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI32, Ordering};
+#[cfg(unix)]
 use std::time::Duration;
 
 /// SIGINT's number.
 const SIGINT: i32 = 2;
 
-/// The number of a SIGTERM or SIGHUP that arrived and is not yet handled.
+/// The number of a SIGTERM or SIGHUP that arrived and is not yet handled
+/// (Unix only: elsewhere Ctrl-C is the one signal).
+#[cfg(unix)]
 static TERMINATED: AtomicI32 = AtomicI32::new(0);
 
 /// The signal that stopped the command, if any.

@@ -2,7 +2,10 @@
 """Print the blunders in a folder of Caminos games, with `cabra analysis`.
 
     python3 examples/blunders.py games/
-    python3 examples/blunders.py DIR --cabra target/release/cabra --iterations 50k
+    python3 examples/blunders.py DIR --cabra path/to/cabra --iterations 50k
+
+Without --cabra it runs the `cabra` on PATH, else the one built in this
+repository (target/release/cabra).
 
 Every .caminos file of the folder becomes one query (all its turns); the
 queries run at once on the cores, and the answers, which come back in any
@@ -16,8 +19,28 @@ probability by at least --threshold (0.20), or throws away a proven win.
 import argparse
 import json
 import pathlib
+import shutil
 import subprocess
 import sys
+
+# This repository's release build, when no `cabra` is on PATH.
+BUILT = pathlib.Path(__file__).resolve().parent.parent / "target" / "release" / "cabra"
+
+
+def find_cabra(given):
+    """The program to run: --cabra, else `cabra` on PATH, else this repository's build."""
+    if given:
+        return given
+    on_path = shutil.which("cabra")
+    if on_path:
+        return on_path
+    if BUILT.is_file():
+        return str(BUILT)
+    sys.exit(
+        "no cabra program: none on PATH and none built here "
+        f"({BUILT}); install it (cargo install --path .), build it "
+        "(cargo build --release) or pass --cabra PATH"
+    )
 
 
 def analyze(cabra, queries):
@@ -57,7 +80,9 @@ def value_for(answer, mover):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("folder", help="a folder of .caminos games")
-    ap.add_argument("--cabra", default="target/release/cabra", help="the cabra program")
+    ap.add_argument(
+        "--cabra", help="the cabra program (default: cabra on PATH, else target/release/cabra)"
+    )
     ap.add_argument("--iterations", default="20k", help="iterations per position")
     ap.add_argument("--threshold", type=float, default=0.20, help="loss that makes a blunder")
     args = ap.parse_args()
@@ -65,11 +90,12 @@ def main():
     games = sorted(pathlib.Path(args.folder).glob("*.caminos"))
     if not games:
         sys.exit(f"no .caminos files in {args.folder}")
+    cabra = find_cabra(args.cabra)
     limit = {"iterations": args.iterations}
 
     # Round 1: every position of every game.
     first = analyze(
-        args.cabra,
+        cabra,
         [{"id": i, "game": g.read_text(), "turns": "all", **limit} for i, g in enumerate(games)],
     )
     turns = {i: {a["turn"]: a for a in first.get(i, [])} for i in range(len(games))}
@@ -84,7 +110,7 @@ def main():
                 second_queries.append(
                     {"id": f"{i}:{t}", "rules": a["rules"], "moves": played[:t] + [a["best"]], **limit}
                 )
-    second = analyze(args.cabra, second_queries)
+    second = analyze(cabra, second_queries)
 
     for i, path in enumerate(games):
         by_turn = turns[i]

@@ -40,6 +40,9 @@
 //! replayed transcript that differs is written whole under
 //! `target/tmp/docs/`, and the failure names the file.
 
+// The replays use a pseudo-terminal and symlinks.
+#![cfg(unix)]
+
 #[path = "common/mod.rs"]
 mod common;
 

@@ -29,6 +29,12 @@
           doCheck = true;
           buildType = "release";
           checkType = "release";
+          # The tests drive `cabra play` under tmux and replay the docs'
+          # examples, one of which runs a Python script.
+          nativeCheckInputs = [
+            pkgs.tmux
+            pkgs.python3
+          ];
 
           meta = {
             description = cargoToml.package.description;

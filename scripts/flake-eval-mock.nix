@@ -40,6 +40,7 @@ let
     clippy = "clippy";
     rustfmt = "rustfmt";
     rust-analyzer = "rust-analyzer";
+    tmux = "tmux";
     nixfmt = "nixfmt";
     nixpkgs-fmt = "nixpkgs-fmt";
     nixfmt-rfc-style = "nixfmt";
@@ -60,6 +61,7 @@ in
     lockFile = baseNameOf (toString self.packages.${s}.default.cargoLock.lockFile);
     doCheck = self.packages.${s}.default.doCheck or false;
     checkType = self.packages.${s}.default.checkType or "";
+    checkInputs = self.packages.${s}.default.nativeCheckInputs or [ ];
     appType = self.apps.${s}.default.type;
     appProgram = self.apps.${s}.default.program;
     shellPackages = self.devShells.${s}.default.packages;

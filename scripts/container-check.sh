@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the OCI image from the repository's own Containerfile on a machine
-# that reaches no container registry, then runs `cabra --help` and, if the
-# binary has it, `cabra bench --seconds 1` inside the image.
+# that reaches no container registry, then runs `cabra --help`,
+# `cabra bench --seconds 1` (if the binary has it) and a short `cabra play`
+# on standard input inside the image, and checks the image's version label.
 #
 #   sudo scripts/container-check.sh        (root: debootstrap, chroot)
 #
@@ -24,6 +25,8 @@
 # `podman run` is tried first; where it fails (here: crun cannot setrlimit)
 # the image is exported to a directory and its ENTRYPOINT is run with chroot,
 # using the image's own PATH, as the container runtime would.
+# The image's org.opencontainers.image.version label must equal Cargo.toml's
+# version, both in the Containerfile's default and in the built image.
 #
 # Everything lives in a private podman store (vfs driver) under the cache
 # directory, so it touches no other images. Reruns reuse the rootfs, the
@@ -182,6 +185,9 @@ mapfile -t ep < <("${pod[@]}" image inspect --format '{{range .Config.Entrypoint
 img_path="$("${pod[@]}" image inspect --format '{{range .Config.Env}}{{println .}}{{end}}' "$image" | sed -n 's/^PATH=//p')"
 # shellcheck disable=SC2016 # a Go template, not shell
 labels="$("${pod[@]}" image inspect --format '{{range $k, $v := .Labels}}{{$k}}={{$v}}{{println}}{{end}}' "$image")"
+image_version="$(sed -n 's/^org\.opencontainers\.image\.version=//p' <<<"$labels")"
+[[ $image_version == "$cargo_version" ]] \
+    || die "the image's org.opencontainers.image.version is '$image_version', Cargo.toml says $cargo_version"
 
 # --- 5. run it ---------------------------------------------------------------
 # Runs `cabra ARGS` in the image: with `podman run` if it works here, else by
@@ -205,7 +211,7 @@ fi
 run_timeout=()
 run_in_image() {
     if [[ -z $unpacked ]]; then
-        "${run_timeout[@]}" "${pod[@]}" run --rm "$image" "$@"
+        "${run_timeout[@]}" "${pod[@]}" run --rm -i "$image" "$@"
     else
         "${run_timeout[@]}" env -i PATH="$img_path" "$chroot_bin" "$unpacked" "${ep[@]}" "$@"
     fi
@@ -226,6 +232,19 @@ else
     bench_out="(skipped: this cabra has no bench subcommand yet)"
 fi
 
+# A game on standard input (not a terminal): one move of ours, the engine's
+# answer, then `quit`, which leaves at once when stdin is not a terminal.
+say "cabra play, a move and quit on standard input (in the image)"
+run_timeout=(timeout 120)
+play_args=(play --iterations 100 --threads 1 --seed 1)
+play_out="$(printf 'L E180 110\nquit\n' | run_in_image "${play_args[@]}" 2>&1)" \
+    || { printf '%s\n' "$play_out"; die "cabra ${play_args[*]} failed in the image"; }
+printf '%s\n' "$play_out"
+grep -q '^1\. player 1 plays L E180 110' <<<"$play_out" \
+    || die "cabra play in the image did not play the move L E180 110"
+grep -q '^2\. player 2 plays ' <<<"$play_out" \
+    || die "the engine did not answer in cabra play in the image"
+
 # --- summary -----------------------------------------------------------------
 say "summary"
 cat <<EOF
@@ -239,4 +258,6 @@ ran with:     $how
 --help:       ok ($(wc -l <<<"$help_out") lines)
 store:        $(du -sh "$cache" | cut -f1) in $cache (podman --root $cache/storage --storage-driver vfs)
 bench:        $(if [[ $bench_out == "(skipped"* ]]; then echo "$bench_out"; else echo "ok"; fi)
+play:         ok (printf 'L E180 110\nquit\n' | cabra ${play_args[*]}: the move and the engine's answer)
+version:      $image_version (label org.opencontainers.image.version = Cargo.toml's version)
 EOF

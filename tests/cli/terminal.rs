@@ -213,8 +213,16 @@ fn ctrl_c_at_a_question_answers_no() {
 /// into `cabra play`, one screen per line typed (and one at the start).
 fn tmux_screens(width: u16, lines: &[&str]) -> Vec<String> {
     let name = format!("cabra-test-{}-{width}", std::process::id());
+    // A tmux server of the test's own, on a socket in a directory removed
+    // afterwards: on the shared default socket, another program's last
+    // session ending stops the server under this one's new-session
+    // ("server exited unexpectedly").
+    let socket_dir = tempfile::tempdir().expect("a temporary directory");
+    let socket = socket_dir.path().join("tmux");
     let tmux = |args: &[&str]| {
         Command::new("tmux")
+            .arg("-S")
+            .arg(&socket)
             .args(args)
             .output()
             .expect("tmux runs (`apt-get install tmux`)")

@@ -5,7 +5,7 @@
 #   1. flake.nix parses (nix-instantiate --parse), and its outputs evaluate
 #      against a stand-in nixpkgs (scripts/flake-eval-mock.nix): all four
 #      systems, version and pname from Cargo.toml, tests on in release mode
-#      (with tmux), app runs bin/cabra, dev shell tools, formatter.
+#      (with tmux and python3), app runs bin/cabra, dev shell tools, formatter.
 #      Skipped, with a message, if nix-instantiate is not installed
 #      (Debian: apt-get install nix-bin).
 #   2. flake.lock is valid JSON, lock version 7, and its root inputs are
@@ -57,6 +57,7 @@ for o in ev["outputs"]:
     if o["doCheck"] is not True: errs.append(f"{s}: doCheck is not true")
     if o["checkType"] != "release": errs.append(f"{s}: checkType {o['checkType']!r} != 'release'")
     if "tmux" not in o["checkInputs"]: errs.append(f"{s}: no tmux in nativeCheckInputs (the terminal tests need it)")
+    if "python3" not in o["checkInputs"]: errs.append(f"{s}: no python3 in nativeCheckInputs (the docs' replay of blunders.py needs it)")
     if o["appType"] != "app" or not o["appProgram"].endswith("/bin/cabra"):
         errs.append(f"{s}: apps.default does not run bin/cabra ({o['appProgram']})")
     missing = {"cargo", "rustc", "clippy", "rustfmt", "rust-analyzer"} - set(o["shellPackages"])

@@ -41,6 +41,7 @@ let
     rustfmt = "rustfmt";
     rust-analyzer = "rust-analyzer";
     tmux = "tmux";
+    python3 = "python3";
     nixfmt = "nixfmt";
     nixpkgs-fmt = "nixpkgs-fmt";
     nixfmt-rfc-style = "nixfmt";

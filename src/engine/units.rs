@@ -45,6 +45,9 @@ pub enum ValueError {
     /// A count under 1.
     #[error("the count must be at least 1")]
     CountTooSmall,
+    /// A count with a fraction left (`1.5`; `1.5k` is whole).
+    #[error("'{0}' is not a whole count")]
+    NotWhole(String),
     /// A count over [`MAX_COUNT`].
     #[error("at most {}", group(MAX_COUNT))]
     CountTooLarge,
@@ -81,7 +84,8 @@ pub fn parse_duration(text: &str) -> Result<Duration, ValueError> {
     let value: f64 = num
         .parse()
         .map_err(|_| ValueError::NotADuration(t.to_string()))?;
-    let seconds = match unit.trim() {
+    // Units in any case: `2S` and `500MS` read as `2s` and `500ms`.
+    let seconds = match unit.trim().to_ascii_lowercase().as_str() {
         "" | "s" | "sec" | "secs" => value,
         "ms" => value / 1e3,
         "us" | "µs" => value / 1e6,
@@ -179,24 +183,43 @@ pub fn parse_count(text: &str) -> Result<u64, ValueError> {
         .chars()
         .filter(|&c| c != ',' && c != '_')
         .collect();
-    let (num, mult) = match t.char_indices().last() {
-        Some((i, 'k' | 'K')) => (&t[..i], 1e3),
-        Some((i, 'm' | 'M')) => (&t[..i], 1e6),
-        Some((i, 'g' | 'G' | 'b' | 'B')) => (&t[..i], 1e9),
-        _ => (t.as_str(), 1.0),
+    let (num, zeros) = match t.char_indices().last() {
+        Some((i, 'k' | 'K')) => (&t[..i], 3),
+        Some((i, 'm' | 'M')) => (&t[..i], 6),
+        Some((i, 'g' | 'G' | 'b' | 'B')) => (&t[..i], 9),
+        _ => (t.as_str(), 0),
     };
     let bad = || ValueError::NotACount(text.trim().to_string());
-    if num.is_empty() || !num.chars().all(|c| c.is_ascii_digit() || c == '.') {
+    // Decimal digits read exactly (1.1k is 1,100, not a float's 1,100.0000000000002).
+    let (whole, fraction) = num.split_once('.').unwrap_or((num, ""));
+    let digits = |d: &str| d.bytes().all(|b| b.is_ascii_digit());
+    if whole.len() + fraction.len() == 0 || !digits(whole) || !digits(fraction) {
         return Err(bad());
     }
-    let value = num.parse::<f64>().map_err(|_| bad())? * mult;
-    if value.is_nan() || value < 1.0 {
-        return Err(ValueError::CountTooSmall);
-    }
-    if value > MAX_COUNT as f64 {
+    // Past 30 digits the count is over MAX_COUNT anyway.
+    let significant = whole.trim_start_matches('0');
+    if significant.len() > 30 || fraction.len() > 30 {
         return Err(ValueError::CountTooLarge);
     }
-    Ok(value.round() as u64)
+    // The digits without the point: the count times 10^fraction.len().
+    let number: u128 = match format!("{significant}{fraction}") {
+        d if d.is_empty() => 0,
+        d => d.parse().map_err(|_| bad())?,
+    };
+    let (scale, exact) = if fraction.len() <= zeros {
+        (10u128.pow((zeros - fraction.len()) as u32), 1)
+    } else {
+        (1, 10u128.pow((fraction.len() - zeros) as u32))
+    };
+    let value = number * scale;
+    if value % exact != 0 {
+        return Err(ValueError::NotWhole(text.trim().to_string()));
+    }
+    match value / exact {
+        0 => Err(ValueError::CountTooSmall),
+        v if v > u128::from(MAX_COUNT) => Err(ValueError::CountTooLarge),
+        v => Ok(v as u64),
+    }
 }
 
 /// A number with thousands separators: `1,234,567`.
@@ -230,6 +253,8 @@ mod tests {
         assert_eq!(parse_duration("1s"), Ok(Duration::from_secs(1)));
         assert_eq!(parse_duration("3"), Ok(Duration::from_secs(3)));
         assert_eq!(parse_duration(" 1m "), Ok(Duration::from_secs(60)));
+        assert_eq!(parse_duration("2S"), Ok(Duration::from_secs(2)));
+        assert_eq!(parse_duration("500MS"), Ok(Duration::from_millis(500)));
         for bad in [
             "fast",
             "5 parsecs",
@@ -265,6 +290,28 @@ mod tests {
         for bad in ["0", "-3", "lots", "", "1e3", "2T", "0.4"] {
             assert!(parse_count(bad).is_err(), "{bad}");
         }
+        // A fraction is refused unless a unit makes it whole.
+        assert_eq!(parse_count("1.5"), Err(ValueError::NotWhole("1.5".into())));
+        assert_eq!(parse_count("2.0"), Ok(2));
+        assert!(parse_count("1.0005k").is_err());
+        assert_eq!(parse_count("1.1k"), Ok(1_100));
+        assert_eq!(parse_count("0.001M"), Ok(1_000));
+        assert_eq!(parse_count("007"), Ok(7));
+        assert_eq!(parse_count(".5k"), Ok(500));
+        assert_eq!(parse_count("1000G"), Ok(MAX_COUNT));
+        for bad in [".", "1.2.3", "k", "1..5k"] {
+            assert_eq!(
+                parse_count(bad),
+                Err(ValueError::NotACount(bad.into())),
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            parse_count("0.0001k"),
+            Err(ValueError::NotWhole("0.0001k".into()))
+        );
+        assert_eq!(parse_count("0.000k"), Err(ValueError::CountTooSmall));
+        assert_eq!(parse_count(&"9".repeat(40)), Err(ValueError::CountTooLarge));
         assert!(parse_count("2000G").is_err());
         assert_eq!(group(1_234_567), "1,234,567");
         assert_eq!(group(12), "12");

@@ -34,6 +34,7 @@ pub mod memory;
 pub mod playout;
 pub mod prior;
 mod sliced;
+pub mod sprt;
 mod swindle;
 pub mod tactics;
 pub mod units;

@@ -14,13 +14,17 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 use anyhow::{Context, bail};
 use cabra::engine::matches::{Clock, GameRecord, play_concurrently, play_game, random_opening};
-use cabra::game::record::write_game;
+use cabra::game::Status;
+use cabra::game::record::{move_line, write_game};
 
 use super::PlayOptions;
 use super::players::{Limits, Spec};
+use super::records::{ForfeitLine, MatchHeader, Recorder, ResultRecord};
+use super::shard::Shard;
 use crate::cli::files::save_atomically;
 use crate::cli::options::all_cores;
 
@@ -37,16 +41,34 @@ pub fn concurrency(opts: &PlayOptions, threads: usize, games: usize) -> usize {
         .clamp(1, games.max(1))
 }
 
-/// Plays the games, `concurrency` at a time, showing progress on stderr;
-/// returns them in game order (`None` for a game a signal stopped), and
-/// whether a signal stopped the match.
+/// Which games to play and where they go.
+pub struct Plan<'a> {
+    /// The games to play (from 0), in order.
+    pub todo: Vec<usize>,
+    /// The directory of the game files and the records.
+    pub out: Option<&'a Path>,
+    /// Where each finished game's record is appended.
+    pub recorder: Option<&'a Recorder>,
+    /// A rerun of a shard: the game files of games not yet recorded are
+    /// left over from a killed run of the same match and replaced.
+    pub resume: bool,
+    /// The match's identity, recorded with every game.
+    pub header: &'a MatchHeader,
+    /// The shard being played (recorded with every game).
+    pub shard: Shard,
+}
+
+/// Plays the games of `plan`, `concurrency` at a time, showing progress
+/// on stderr; returns their records in game order (a game a signal
+/// stopped is left out), and whether a signal stopped the match.
 pub fn play_all(
     specs: &[Spec; 2],
     limits: &Limits,
     opts: &PlayOptions,
-    out: Option<&Path>,
+    plan: &Plan,
     score_a: bool,
-) -> anyhow::Result<(Vec<Option<GameRecord>>, bool)> {
+) -> anyhow::Result<(Vec<ResultRecord>, bool)> {
+    let out = plan.out;
     if opts.opening_min > opts.opening_max {
         crate::cli::options::usage_error(format!(
             "--opening-min {} is above --opening-max {}",
@@ -58,7 +80,7 @@ pub fn play_all(
         Some(path) => Some((path, super::openings::read_openings(path, &start)?)),
         None => None,
     };
-    let games = usize::try_from(opts.games).context("--games")?;
+    let games = plan.todo.len();
     let threads = specs.iter().map(|s| s.threads(limits)).max().unwrap_or(1);
     let concurrency = concurrency(opts, threads, games);
     if let Some(dir) = out {
@@ -68,8 +90,13 @@ pub fn play_all(
             .prefix(".cabra-write-test")
             .tempfile_in(dir)
             .with_context(|| format!("cannot write in {}", dir.display()))?;
-        if !opts.force {
-            if let Some(f) = (0..games).map(|g| game_file(dir, g)).find(|f| f.exists()) {
+        if !opts.force && !plan.resume {
+            if let Some(f) = plan
+                .todo
+                .iter()
+                .map(|&g| game_file(dir, g))
+                .find(|f| f.exists())
+            {
                 bail!(
                     "{} already exists: choose another --out directory, or --force to replace its games",
                     f.display()
@@ -103,7 +130,8 @@ pub fn play_all(
             .expect("a valid template"),
     );
     let tally = Mutex::new([0u32; 3]);
-    let play_one = |g: usize| -> anyhow::Result<Option<GameRecord>> {
+    let play_one = |i: usize| -> anyhow::Result<Option<ResultRecord>> {
+        let g = plan.todo[i];
         if stop.load(Ordering::SeqCst) {
             return Ok(None);
         }
@@ -125,6 +153,7 @@ pub fn play_all(
             ),
         };
         let game_seed = seed ^ (g as u64).wrapping_mul(0x2545_F491_4F6C_DD1D);
+        let began = Instant::now();
         let mut a = specs[0].start(limits, game_seed ^ 0xA, &stop);
         let mut b = specs[1].start(limits, game_seed ^ 0xB, &stop);
         let Some(r) = play_game(
@@ -137,8 +166,13 @@ pub fn play_all(
         ) else {
             return Ok(None);
         };
+        let seconds = began.elapsed().as_secs_f64();
         if let Some(dir) = out {
             save(&game_file(dir, g), g, &r, specs, source.as_deref())?;
+        }
+        let line = line_of(g, &r, specs, plan, seconds);
+        if let Some(recorder) = plan.recorder {
+            recorder.append(&line)?;
         }
         let mut t = tally.lock().expect("lock");
         t[(2.0 * r.score) as usize] += 1;
@@ -154,12 +188,48 @@ pub fn play_all(
             bar.set_message(format!("last: {}", r.position.status()));
         }
         bar.inc(1);
-        Ok(Some(r))
+        Ok(Some(line))
     };
     let results = play_concurrently(games, concurrency, play_one);
     bar.finish_and_clear();
-    let records = results.into_iter().collect::<anyhow::Result<_>>()?;
-    Ok((records, stop.load(Ordering::SeqCst)))
+    let mut lines = Vec::new();
+    for r in results {
+        lines.extend(r?);
+    }
+    Ok((lines, stop.load(Ordering::SeqCst)))
+}
+
+/// The record of game `g` (from 0).
+fn line_of(g: usize, r: &GameRecord, specs: &[Spec; 2], plan: &Plan, seconds: f64) -> ResultRecord {
+    let one = r.player_one();
+    let (result, ended) = match (&r.forfeit, r.position.status()) {
+        (Some(f), _) if f.loser == one => ("p2", "adjudication"),
+        (Some(_), _) => ("p1", "adjudication"),
+        (None, Status::Won { by, .. } | Status::Draw { by }) => {
+            (r.position.status().code(), by.name())
+        }
+        (None, s) => (s.code(), "unfinished"),
+    };
+    let moves: Vec<String> = r.position.moves().iter().map(|&m| move_line(m)).collect();
+    ResultRecord {
+        header: plan.header.clone(),
+        game: g + 1,
+        shard: plan.shard.to_string(),
+        opening: moves[..r.opening.min(moves.len())].to_vec(),
+        player_one: ["A", "B"][one].into(),
+        score: r.score,
+        result: result.into(),
+        ended: ended.into(),
+        reason: result_text(r, specs),
+        forfeit: r.forfeit.as_ref().map(|f| ForfeitLine {
+            loser: ["A", "B"][f.loser].into(),
+            kind: f.fault.kind().into(),
+        }),
+        placements: moves,
+        thought: r.thought.map(|t| t.as_secs_f64()),
+        moves: r.moves,
+        seconds,
+    }
 }
 
 /// The result line of a game: as `cabra check` says it, or the forfeit.

@@ -5,28 +5,37 @@
 //! - `players.rs`: who plays (`--a`, `--b`) and the limits of programs;
 //! - `games.rs`: playing the games and writing them;
 //! - `openings.rs`: openings read from a file (`--openings`);
+//! - `shard.rs`, `records.rs`, `merge.rs`, `summary.rs`: a match cut into
+//!   shards (`--shard`), each game's record (`results.jsonl`), the shards
+//!   merged (`--merge`), and the summary from the records;
 //! - `gtp_player.rs`, `legacy.rs`: other programs as players, through
 //!   `process.rs` (a child process read with deadlines).
 
 mod games;
 mod gtp_player;
 mod legacy;
+mod merge;
 mod openings;
 mod players;
 mod process;
+mod records;
+mod shard;
+mod summary;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use anyhow::{Context, bail};
 use cabra::engine::clock::TimeControl;
-use cabra::engine::elo::Summary;
-use cabra::engine::matches::GameRecord;
-use cabra::engine::{EngineConfig, defaults, format_duration, group, parse_count, parse_duration};
-use serde::Serialize;
+use cabra::engine::sprt::Sprt;
+use cabra::engine::{EngineConfig, defaults, group, parse_count, parse_duration};
 
 use super::options::{BudgetOptions, parse_engine};
-use games::{play_all, result_text};
+use games::{Plan, play_all};
 use players::{Limits, Spec, parse_spec};
+use records::{MatchHeader, Recorder, ResultRecord, check_same, read_records, records_file};
+use shard::Shard;
+use summary::{Report, match_summary, selfplay_summary};
 
 /// The longest random opening allowed (a game lasts at most 28 placements).
 const MAX_OPENING: usize = 20;
@@ -113,13 +122,34 @@ pub struct MatchArgs {
     /// it may take.
     #[arg(long, value_parser = parse_duration, default_value = "1s", value_name = "T")]
     pub margin: Duration,
-    /// Write every game as DIR/game-NNNN.caminos (the directory is created
-    /// if needed; existing game files are refused without --force).
+    /// Write every game as DIR/game-NNNN.caminos and its record as a line
+    /// of DIR/results.jsonl (the directory is created if needed; existing
+    /// game files are refused without --force, or resumed with --shard).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Print the summary as one JSON object (progress still goes to stderr).
     #[arg(long)]
     pub json: bool,
+    /// Play only shard INDEX of COUNT (INDEX from 0): the games of the
+    /// whole match, with the same openings, colours and seeds, whose pair
+    /// falls to it (pair p to shard p mod COUNT), recorded in
+    /// --out/results.jsonl. Rerun into the same --out, it plays only the
+    /// games not yet recorded. With --iterations or --nodes and --threads 1
+    /// the games are those of the whole match played in one process; with
+    /// a time limit the searches stop on the clock and the games may
+    /// differ. See docs/CLUSTER.md.
+    #[arg(long, value_parser = Shard::parse, value_name = "INDEX/COUNT", requires = "out")]
+    pub shard: Option<Shard>,
+    /// Read the records of the shards' --out folders and print the summary
+    /// of the whole match, as a run in one process prints it; records of
+    /// another match are refused, missing games are listed.
+    #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["out", "shard"])]
+    pub merge: Vec<PathBuf>,
+    /// Add a sequential probability ratio test: elo0,elo1[,alpha,beta]
+    /// (alpha and beta default to 0.05), as fishtest runs one; the summary
+    /// says H0 or H1 accepted, or continue.
+    #[arg(long, value_parser = Sprt::parse, value_name = "ELO0,ELO1[,A,B]")]
+    pub sprt: Option<Sprt>,
 }
 
 /// Arguments of `cabra selfplay`.
@@ -130,46 +160,16 @@ pub struct SelfplayArgs {
     pub engine: EngineConfig,
     #[command(flatten)]
     pub play: PlayOptions,
-    /// Write every game as DIR/game-NNNN.caminos.
-    #[arg(long, value_name = "DIR", required = true)]
-    pub out: PathBuf,
-}
-
-/// A game lost by adjudication, in the JSON summary.
-#[derive(Serialize)]
-struct ForfeitJson {
-    /// The game's number (its file is game-NNNN.caminos).
-    game: usize,
-    /// "A" or "B".
-    loser: &'static str,
-    /// `illegal`, `garbage`, `error`, `crash`, `timeout` or `resign`.
-    kind: &'static str,
-    /// The whole reason, as in the game file.
-    reason: String,
-}
-
-/// The JSON summary of a match.
-#[derive(Serialize)]
-struct MatchJson<'a> {
-    a: &'a str,
-    b: &'a str,
-    #[serde(flatten)]
-    summary: Summary,
-    /// Whether a signal ended the match early (the summary counts the
-    /// games finished).
-    interrupted: bool,
-    seconds: f64,
-    /// Average placements per game (opening included).
-    average_length: f64,
-    /// The limits programs played under (null without a program).
-    program_limits: Option<String>,
-    /// The game clock (`--clock`), null without one.
-    clock: Option<String>,
-    /// Average thinking time per placement of A and of B, in seconds, as
-    /// the match measured it.
-    seconds_per_placement: [f64; 2],
-    /// The games lost by adjudication.
-    forfeits: Vec<ForfeitJson>,
+    /// Write every game as DIR/game-NNNN.caminos, and its record in
+    /// DIR/results.jsonl.
+    #[arg(long, value_name = "DIR", required_unless_present = "merge")]
+    pub out: Option<PathBuf>,
+    /// Play only shard INDEX of COUNT (INDEX from 0), as `match --shard`.
+    #[arg(long, value_parser = Shard::parse, value_name = "INDEX/COUNT")]
+    pub shard: Option<Shard>,
+    /// Count the games recorded in the shards' --out folders.
+    #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["out", "shard"])]
+    pub merge: Vec<PathBuf>,
 }
 
 /// The players with their limits filled in: engine configurations from
@@ -204,123 +204,209 @@ fn complete(specs: [&Spec; 2], opts: &PlayOptions, margin: Duration) -> ([Spec; 
     (specs, limits)
 }
 
+/// 64-bit FNV-1a of `bytes`: names an openings file's contents in the
+/// match's identity.
+fn fnv64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The identity of the match these players play under these options.
+fn header(
+    kind: &str,
+    specs: &[Spec; 2],
+    limits: &Limits,
+    opts: &PlayOptions,
+) -> anyhow::Result<MatchHeader> {
+    let config = |s: &Spec| match s {
+        Spec::Engine(c) => c.describe(),
+        other => other.name().to_string(),
+    };
+    let openings = match &opts.openings {
+        Some(path) => {
+            let bytes = super::files::read_input(path)
+                .with_context(|| format!("cannot read the openings {}", path.display()))?;
+            let name = path.file_name().map_or_else(
+                || path.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            format!("file {name} (fnv64 {:016x})", fnv64(&bytes))
+        }
+        None => format!("random {}-{}", opts.opening_min, opts.opening_max),
+    };
+    Ok(MatchHeader {
+        kind: kind.into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        a: specs[0].name().into(),
+        b: specs[1].name().into(),
+        a_config: config(&specs[0]),
+        b_config: config(&specs[1]),
+        limits: limits.describe(),
+        seed: opts.budget.seed.unwrap_or(1),
+        rules: opts.rules.rules().to_string(),
+        openings,
+        clock: limits
+            .clock
+            .map_or_else(|| "none".into(), |c| c.to_string()),
+        games: opts.games,
+    })
+}
+
+/// The games of a run: those already recorded in `out` (a shard rerun)
+/// and those played now, by game number from 0; and whether a signal
+/// stopped it.
+fn play_recorded(
+    kind: &str,
+    specs: &[Spec; 2],
+    limits: &Limits,
+    opts: &PlayOptions,
+    out: Option<&std::path::Path>,
+    shard: Option<Shard>,
+) -> anyhow::Result<(Vec<Option<ResultRecord>>, bool)> {
+    let header = header(kind, specs, limits, opts)?;
+    let total = usize::try_from(opts.games).context("--games")?;
+    let mut games: Vec<Option<ResultRecord>> = (0..total).map(|_| None).collect();
+    let part = shard.unwrap_or(Shard::WHOLE);
+    let mut recorder = None;
+    if let Some(dir) = out {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        let path = records_file(dir);
+        let (lines, keep) = if opts.force {
+            (Vec::new(), 0)
+        } else {
+            read_records(&path)?
+        };
+        if shard.is_none() && !lines.is_empty() {
+            bail!(
+                "{} already holds the records of a run: choose another --out directory, \
+                 --force to replace its games, or --shard 0/1 to finish the same match",
+                dir.display()
+            );
+        }
+        check_same(
+            &header,
+            &lines,
+            &path,
+            "here (use another --out, or --force)",
+        )?;
+        for line in lines {
+            let g = line.game.wrapping_sub(1);
+            if g < total && part.owns(g) {
+                games[g] = Some(line);
+            }
+        }
+        recorder = Some(Recorder::open(dir, keep)?);
+    }
+    let todo: Vec<usize> = part
+        .games(total)
+        .into_iter()
+        .filter(|&g| games[g].is_none())
+        .collect();
+    let done = part.games(total).len() - todo.len();
+    if done > 0 && !opts.quiet {
+        eprintln!(
+            "shard {part}: {done} games already recorded, {} to play",
+            todo.len()
+        );
+    }
+    let plan = Plan {
+        todo,
+        out,
+        recorder: recorder.as_ref(),
+        resume: shard.is_some(),
+        header: &header,
+        shard: part,
+    };
+    let (played, interrupted) = play_all(specs, limits, opts, &plan, kind == "match")?;
+    for line in played {
+        let g = line.game - 1;
+        games[g] = Some(line);
+    }
+    Ok((games, interrupted))
+}
+
+/// Whether a player named so is another program.
+fn is_program(name: &str) -> bool {
+    name.starts_with("gtp:") || name.starts_with("legacy:")
+}
+
 /// Runs `cabra match`.
 pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     let start = Instant::now();
-    let (specs, limits) = complete([&args.a, &args.b], &args.play, args.margin);
-    let (records, interrupted) = play_all(&specs, &limits, &args.play, args.out.as_deref(), true)?;
-    let scores: Vec<Option<f64>> = records
-        .iter()
-        .map(|r| r.as_ref().map(|r| r.score))
-        .collect();
-    let summary = Summary::from_scores(&scores, true);
-    let forfeits: Vec<ForfeitJson> = records
-        .iter()
-        .enumerate()
-        .filter_map(|(g, r)| {
-            let r = r.as_ref()?;
-            let f = r.forfeit.as_ref()?;
-            Some(ForfeitJson {
-                game: g + 1,
-                loser: ["A", "B"][f.loser],
-                kind: f.fault.kind(),
-                reason: result_text(r, &specs),
-            })
-        })
-        .collect();
-    let records: Vec<GameRecord> = records.into_iter().flatten().collect();
-    let average_length = records
-        .iter()
-        .map(|r| r.position.plies() as f64)
-        .sum::<f64>()
-        / records.len().max(1) as f64
-        + 0.0; // an empty sum is -0.0
-    let program_limits = specs
-        .iter()
-        .any(Spec::is_program)
-        .then(|| limits.describe());
-    let per_placement = [0, 1].map(|i| {
-        let (t, n) = records.iter().fold((0.0, 0u32), |(t, n), r| {
-            (t + r.thought[i].as_secs_f64(), n + r.moves[i])
-        });
-        t / f64::from(n.max(1))
-    });
-    let clock = limits.clock.map(|c| c.to_string());
-    if args.json {
-        let j = MatchJson {
-            a: specs[0].name(),
-            b: specs[1].name(),
-            summary,
-            interrupted,
-            seconds: start.elapsed().as_secs_f64(),
-            average_length,
-            program_limits,
-            clock,
-            seconds_per_placement: per_placement,
-            forfeits,
+    if !args.merge.is_empty() {
+        let m = merge::merge(&args.merge, "match")?;
+        let h = &m.header;
+        let seconds = m.games.iter().flatten().map(|r| r.seconds).sum();
+        let report = Report {
+            names: [&h.a, &h.b],
+            program_limits: (is_program(&h.a) || is_program(&h.b)).then(|| h.limits.clone()),
+            clock: (h.clock != "none").then(|| h.clock.clone()),
+            interrupted: false,
+            seconds,
+            shard: None,
+            merged: Some(m.notes.clone()),
+            sprt: args.sprt,
+            json: args.json,
         };
-        // A closed pipe (e.g. `| head`) is not an error worth a message.
-        super::style::print(&(serde_json::to_string(&j)? + "\n"))?;
-    } else {
-        let mut text = format!("A = {}\nB = {}\n", specs[0].name(), specs[1].name());
-        if let Some(l) = &program_limits {
-            text.push_str(&format!("programs: {l}\n"));
+        if !m.notes.missing.is_empty() && !args.json {
+            eprintln!("{}", summary::merge_lines(&m.notes).trim_end());
         }
-        if let Some(c) = &clock {
-            text.push_str(&format!("clock: {c} a game\n"));
-        }
-        if interrupted {
-            text.push_str("interrupted: the summary counts the games finished\n");
-        }
-        text.push_str(&format!(
-            "games {}  A wins {}  draws {}  losses {}  score {:.1}%\n{}\n{:.1} placements a game, {:.0}s\nthinking per placement: A {}, B {}\n",
-            summary.games,
-            summary.wins,
-            summary.draws,
-            summary.losses,
-            100.0 * summary.score,
-            summary.elo_text(),
-            average_length,
-            start.elapsed().as_secs_f64(),
-            format_duration(Duration::from_secs_f64(per_placement[0])),
-            format_duration(Duration::from_secs_f64(per_placement[1]))
-        ));
-        for f in &forfeits {
-            text.push_str(&format!("game {}: {}\n", f.game, f.reason));
-        }
-        super::style::print(&text)?;
+        return super::style::print(&match_summary(&m.games, report)?);
     }
-    Ok(())
+    let (specs, limits) = complete([&args.a, &args.b], &args.play, args.margin);
+    let (games, interrupted) = play_recorded(
+        "match",
+        &specs,
+        &limits,
+        &args.play,
+        args.out.as_deref(),
+        args.shard,
+    )?;
+    let report = Report {
+        names: [specs[0].name(), specs[1].name()],
+        program_limits: specs
+            .iter()
+            .any(Spec::is_program)
+            .then(|| limits.describe()),
+        clock: limits.clock.map(|c| c.to_string()),
+        interrupted,
+        seconds: start.elapsed().as_secs_f64(),
+        shard: args.shard.map(|s| s.to_string()),
+        merged: None,
+        sprt: args.sprt,
+        json: args.json,
+    };
+    // A closed pipe (e.g. `| head`) is not an error worth a message.
+    super::style::print(&match_summary(&games, report)?)
 }
 
 /// Runs `cabra selfplay`.
 pub fn run_selfplay(args: &SelfplayArgs) -> anyhow::Result<()> {
+    if !args.merge.is_empty() {
+        let m = merge::merge(&args.merge, "selfplay")?;
+        let games: Vec<&ResultRecord> = m.games.iter().flatten().collect();
+        let place = format!("recorded in {}", m.notes.folders.join(", "));
+        let text = selfplay_summary(&games, &place, false) + &summary::merge_lines(&m.notes);
+        return super::style::print(&text);
+    }
+    let Some(out) = &args.out else {
+        bail!("selfplay needs --out DIR");
+    };
     let engine = Spec::Engine(args.engine.clone());
     let (specs, limits) = complete([&engine, &engine], &args.play, Duration::ZERO);
-    let (records, interrupted) = play_all(&specs, &limits, &args.play, Some(&args.out), false)?;
-    let records: Vec<GameRecord> = records.into_iter().flatten().collect();
-    // A game lost off the board (on time, say) is won by the other colour.
-    let result = |r: &GameRecord| match &r.forfeit {
-        Some(f) if f.loser == r.player_one() => "p2",
-        Some(_) => "p1",
-        None => r.position.status().code(),
+    let (games, interrupted) = play_recorded(
+        "selfplay",
+        &specs,
+        &limits,
+        &args.play,
+        Some(out),
+        args.shard,
+    )?;
+    let games: Vec<&ResultRecord> = games.iter().flatten().collect();
+    let place = match args.shard {
+        Some(s) => format!("of shard {s} written to {}", out.display()),
+        None => format!("written to {}", out.display()),
     };
-    let count = |code: &str| records.iter().filter(|r| result(r) == code).count();
-    let forfeits = records.iter().filter(|r| r.forfeit.is_some()).count();
-    super::style::print(&format!(
-        "{} {} written to {}{}: player 1 won {}, player 2 won {}, drawn {}{}\n",
-        records.len(),
-        if records.len() == 1 { "game" } else { "games" },
-        args.out.display(),
-        if interrupted { " (interrupted)" } else { "" },
-        count("p1"),
-        count("p2"),
-        count("draw"),
-        if forfeits > 0 {
-            format!(" ({forfeits} lost by adjudication)")
-        } else {
-            String::new()
-        }
-    ))?;
-    Ok(())
+    super::style::print(&selfplay_summary(&games, &place, interrupted))
 }

@@ -1,0 +1,200 @@
+//! A sequential probability ratio test on match results, as Stockfish's
+//! fishtest runs one: it stops a match once the games say, with error
+//! rates `alpha` and `beta`, that A is `elo0` (H0) or `elo1` (H1) Elo
+//! stronger than B.
+//!
+//! The log-likelihood ratio is the generalised SPRT's normal
+//! approximation of the trinomial model (Michel Van den Bergh, "A
+//! practical introduction to the GSPRT", as fishtest's `stat_util.py`
+//! uses it): with `n` games, mean score `s`, per-game variance
+//! `var = sum_i p_i (x_i - s)^2` of the scores `x_i` in {0, 1/2, 1} and
+//! `s0 = L(elo0)`, `s1 = L(elo1)` for the logistic `L(e) = 1 / (1 +
+//! 10^(-e/400))`,
+//!
+//! ```text
+//! LLR = n (s1 - s0) (2 s - s0 - s1) / (2 var)
+//! ```
+//!
+//! H1 is accepted once `LLR >= ln((1 - beta) / alpha)`, H0 once `LLR <=
+//! ln(beta / (1 - alpha))`; between the bounds the match goes on. The
+//! Elo values are logistic Elo, as [`super::elo::elo`] reports.
+
+use serde::Serialize;
+
+/// The hypotheses and error rates of a test.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    /// The Elo difference of H0.
+    pub elo0: f64,
+    /// The Elo difference of H1 (above `elo0`).
+    pub elo1: f64,
+    /// The chance of accepting H1 when H0 holds.
+    pub alpha: f64,
+    /// The chance of accepting H0 when H1 holds.
+    pub beta: f64,
+}
+
+/// Where a test stands.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SprtState {
+    /// The log-likelihood ratio of the games so far.
+    pub llr: f64,
+    /// The bound at or below which H0 is accepted.
+    pub lower: f64,
+    /// The bound at or above which H1 is accepted.
+    pub upper: f64,
+    /// `H0`, `H1` or `continue`.
+    pub verdict: &'static str,
+}
+
+/// The expected score of an Elo difference (logistic).
+fn expected(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+impl Sprt {
+    /// Reads `elo0,elo1[,alpha,beta]` (alpha and beta default to 0.05).
+    pub fn parse(text: &str) -> Result<Sprt, String> {
+        let want = "--sprt wants elo0,elo1[,alpha,beta], e.g. 0,5 or 0,5,0.05,0.05";
+        let parts: Vec<f64> = text
+            .split(',')
+            .map(|p| p.trim().parse::<f64>())
+            .collect::<Result<_, _>>()
+            .map_err(|_| format!("'{text}': {want}"))?;
+        let (elo0, elo1, alpha, beta) = match parts[..] {
+            [a, b] => (a, b, 0.05, 0.05),
+            [a, b, c, d] => (a, b, c, d),
+            _ => return Err(format!("'{text}': {want}")),
+        };
+        if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
+            return Err(format!("'{text}': elo0 must be below elo1"));
+        }
+        if elo0.abs() > 1000.0 || elo1.abs() > 1000.0 {
+            return Err(format!("'{text}': Elo values within ±1000"));
+        }
+        for (name, v) in [("alpha", alpha), ("beta", beta)] {
+            if !(v > 0.0 && v < 0.5) {
+                return Err(format!("'{text}': {name} must lie between 0 and 0.5"));
+            }
+        }
+        Ok(Sprt {
+            elo0,
+            elo1,
+            alpha,
+            beta,
+        })
+    }
+
+    /// The log-likelihood ratio of `wins`, `draws` and `losses` (A's);
+    /// 0 with no games or no spread in the scores (nothing to go on).
+    pub fn llr(&self, wins: u32, draws: u32, losses: u32) -> f64 {
+        let (w, d, l) = (f64::from(wins), f64::from(draws), f64::from(losses));
+        let n = w + d + l;
+        if n == 0.0 {
+            return 0.0;
+        }
+        let s = (w + 0.5 * d) / n;
+        let var = (w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + l * s * s) / n;
+        if var <= 0.0 {
+            return 0.0;
+        }
+        let (s0, s1) = (expected(self.elo0), expected(self.elo1));
+        n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
+    }
+
+    /// The test's state after these games.
+    pub fn state(&self, wins: u32, draws: u32, losses: u32) -> SprtState {
+        let llr = self.llr(wins, draws, losses);
+        let lower = (self.beta / (1.0 - self.alpha)).ln();
+        let upper = ((1.0 - self.beta) / self.alpha).ln();
+        let verdict = if llr >= upper {
+            "H1"
+        } else if llr <= lower {
+            "H0"
+        } else {
+            "continue"
+        };
+        SprtState {
+            llr,
+            lower,
+            upper,
+            verdict,
+        }
+    }
+
+    /// The test in one line: `SPRT elo0 0 elo1 5 (alpha 0.05, beta
+    /// 0.05): LLR 1.73 in [-2.94, 2.94]: continue`.
+    pub fn describe(&self, state: &SprtState) -> String {
+        let verdict = match state.verdict {
+            "H1" => "H1 accepted (A is elo1 stronger)",
+            "H0" => "H0 accepted (A is not elo1 stronger)",
+            _ => "continue",
+        };
+        format!(
+            "SPRT elo0 {} elo1 {} (alpha {}, beta {}): LLR {:.2} in [{:.2}, {:.2}]: {verdict}",
+            self.elo0, self.elo1, self.alpha, self.beta, state.llr, state.lower, state.upper
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-6
+    }
+
+    #[test]
+    fn llr_matches_the_formula_worked_by_hand() {
+        // 60-20-20: n = 100, s = 0.7, var = (60·0.09 + 20·0.04 + 20·0.49)/100
+        // = 0.16; s0 = 0.5, s1 = 1/(1 + 10^(-10/400)) = 0.5143868;
+        // LLR = 100 · 0.0143868 · (1.4 - 1.0143868) / 0.32 = 1.7337133.
+        let t = Sprt::parse("0,10").unwrap();
+        assert!(
+            close(t.llr(60, 20, 20), 1.733_713_3),
+            "{}",
+            t.llr(60, 20, 20)
+        );
+        // Worked the same way (in Python) for larger counts.
+        let t = Sprt::parse("0,5").unwrap();
+        assert!(close(t.llr(100, 200, 100), -0.082_830_7));
+        assert!(close(t.llr(1100, 2000, 900), 4.952_520_8));
+        assert!(close(t.llr(900, 2000, 1100), -6.617_459_9));
+        // The bounds of alpha = beta = 0.05: ±ln 19.
+        let s = t.state(1100, 2000, 900);
+        assert!(close(s.upper, 19f64.ln()) && close(s.lower, -(19f64.ln())));
+        assert_eq!(s.verdict, "H1");
+        assert_eq!(t.state(900, 2000, 1100).verdict, "H0");
+        assert_eq!(t.state(100, 200, 100).verdict, "continue");
+        assert!(t.describe(&s).contains("H1 accepted"), "{}", t.describe(&s));
+        // Nothing to go on: no games, or every game the same.
+        assert_eq!(t.llr(0, 0, 0), 0.0);
+        assert_eq!(t.llr(0, 7, 0), 0.0);
+    }
+
+    #[test]
+    fn bad_hypotheses_are_refused() {
+        assert_eq!(
+            Sprt::parse("0,5,0.1,0.2").unwrap(),
+            Sprt {
+                elo0: 0.0,
+                elo1: 5.0,
+                alpha: 0.1,
+                beta: 0.2
+            }
+        );
+        for bad in [
+            "",
+            "5",
+            "5,0",
+            "0,5,0.05",
+            "0,x",
+            "0,5,0,0.05",
+            "0,5,0.05,0.7",
+            "0,nan",
+        ] {
+            assert!(Sprt::parse(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -43,7 +43,7 @@ enum Command {
     Analysis(cli::analysis_cmd::AnalysisArgs),
     /// Play games between two engine configurations or programs and report the score and Elo (see docs/STRENGTH.md, docs/PROTOCOL.md).
     #[command(allow_negative_numbers = true)]
-    Match(cli::match_cmd::MatchArgs),
+    Match(Box<cli::match_cmd::MatchArgs>),
     /// Write engine-vs-engine games for study.
     #[command(allow_negative_numbers = true)]
     Selfplay(cli::match_cmd::SelfplayArgs),

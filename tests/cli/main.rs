@@ -17,6 +17,7 @@ mod play;
 mod saves;
 mod search;
 mod serve;
+mod shards;
 #[cfg(unix)]
 mod signals;
 #[cfg(unix)]

@@ -69,9 +69,11 @@ fn short_match(a: &str, b: &str, extra: &[&str]) -> (Value, Vec<String>) {
     let out = cabra_within(&args);
     assert!(out.status.success(), "{args:?}: {}", stderr(&out));
     let summary: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    // The game files (beside them, results.jsonl holds their records).
     let mut files: Vec<_> = std::fs::read_dir(&out_dir)
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "caminos"))
         .collect();
     files.sort();
     let texts = files

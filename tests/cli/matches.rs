@@ -40,9 +40,13 @@ fn match_json_summary_and_game_files() {
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "caminos"))
         .collect();
     files.sort();
     assert_eq!(files.len(), 4);
+    // And one record a game beside them.
+    let records = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    assert_eq!(records.lines().count(), 4);
     let moves = |p: &std::path::Path| -> Vec<String> {
         std::fs::read_to_string(p)
             .unwrap()
@@ -177,7 +181,10 @@ fn selfplay_writes_games() {
         dir.to_str().unwrap(),
     ]);
     assert!(out.status.success());
-    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
+    // Two games and their records.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 3);
+    assert!(dir.join("game-0002.caminos").is_file());
+    assert!(dir.join("results.jsonl").is_file());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -1,0 +1,329 @@
+//! `cabra match --shard` and `--merge` (and the same for selfplay): the
+//! shards of a match together are the match, game for game; a shard rerun
+//! after a kill finishes it; merges refuse another match, note duplicates
+//! and list missing games.
+
+use std::path::{Path, PathBuf};
+
+use crate::common::*;
+
+/// A small deterministic match: 8 games at 200 iterations, one thread.
+const SMALL: [&str; 7] = [
+    "--games",
+    "8",
+    "--iterations",
+    "200",
+    "--threads",
+    "1",
+    "--quiet",
+];
+
+/// `cabra match` with the small match's options, then `extra`.
+fn small_match(extra: &[&str]) -> std::process::Output {
+    let mut args = vec!["match"];
+    args.extend(SMALL);
+    args.extend(extra);
+    cabra(&args)
+}
+
+fn success(o: std::process::Output) -> String {
+    assert!(o.status.success(), "{}", stderr(&o));
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// The moves of each game file in `dirs`, by file name.
+fn games_of(dirs: &[PathBuf]) -> Vec<(String, String)> {
+    let mut games: Vec<(String, String)> = dirs
+        .iter()
+        .flat_map(|d| std::fs::read_dir(d).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "caminos"))
+        .map(|p| {
+            let moves: String = std::fs::read_to_string(&p)
+                .unwrap()
+                .lines()
+                .filter(|l| !l.starts_with('#'))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            (p.file_name().unwrap().to_string_lossy().into_owned(), moves)
+        })
+        .collect();
+    games.sort();
+    games
+}
+
+/// The results of a summary that must agree between a whole run and a merge.
+fn results(j: &serde_json::Value) -> Vec<String> {
+    [
+        "games",
+        "wins",
+        "draws",
+        "losses",
+        "score",
+        "elo",
+        "elo_low",
+        "elo_high",
+        "model",
+        "average_length",
+    ]
+    .iter()
+    .map(|k| format!("{k}={}", j[k]))
+    .collect()
+}
+
+fn shard_dirs(root: &Path, n: usize) -> Vec<PathBuf> {
+    (0..n).map(|k| root.join(format!("shard-{k}"))).collect()
+}
+
+fn dir_args(dirs: &[PathBuf]) -> Vec<&str> {
+    dirs.iter().map(|d| d.to_str().unwrap()).collect()
+}
+
+#[test]
+fn the_shards_of_a_match_are_the_match_game_for_game() {
+    let root = temp_dir();
+    let whole = root.path().join("whole");
+    let w = whole.to_str().unwrap();
+    let one: serde_json::Value =
+        serde_json::from_str(&success(small_match(&["--json", "--out", w]))).unwrap();
+    // Three shards of four pairs: uneven shards.
+    let dirs = shard_dirs(root.path(), 3);
+    for (k, d) in dirs.iter().enumerate() {
+        let shard = format!("{k}/3");
+        let text = success(small_match(&[
+            "--shard",
+            &shard,
+            "--out",
+            d.to_str().unwrap(),
+        ]));
+        assert!(text.contains(&format!("shard {k}/3")), "{text}");
+    }
+    // Shard 0 plays pairs 0 and 3: games 1, 2, 7, 8.
+    let names: Vec<String> = games_of(&dirs[..1]).into_iter().map(|(n, _)| n).collect();
+    assert_eq!(
+        names,
+        [
+            "game-0001.caminos",
+            "game-0002.caminos",
+            "game-0007.caminos",
+            "game-0008.caminos"
+        ]
+    );
+    assert_eq!(games_of(&dirs), games_of(std::slice::from_ref(&whole)));
+    let mut args = vec!["match", "--json", "--merge"];
+    args.extend(dir_args(&dirs));
+    let merged = ok_json(&args);
+    assert_eq!(results(&merged), results(&one));
+    assert_eq!(merged["merged"]["missing"], serde_json::json!([]));
+    // The whole run's folder merges to the same summary too.
+    assert_eq!(
+        results(&ok_json(&["match", "--json", "--merge", w])),
+        results(&one)
+    );
+}
+
+#[test]
+fn a_shard_killed_halfway_is_finished_by_a_rerun() {
+    let root = temp_dir();
+    let dir = root.path().join("s");
+    let d = dir.to_str().unwrap();
+    success(small_match(&["--shard", "0/1", "--out", d]));
+    let records = dir.join("results.jsonl");
+    let full = std::fs::read_to_string(&records).unwrap();
+    let before = games_of(std::slice::from_ref(&dir));
+    let lines: Vec<&str> = full.lines().collect();
+    assert_eq!(lines.len(), 8);
+    // As if killed while writing the fourth record: three complete lines
+    // and half of the fourth.
+    let cut = format!(
+        "{}\n{}",
+        lines[..3].join("\n"),
+        &lines[3][..lines[3].len() / 2]
+    );
+    std::fs::write(&records, cut).unwrap();
+    let err = stderr(&cabra(&{
+        let mut a = vec!["match"];
+        a.extend(SMALL.iter().filter(|&&s| s != "--quiet"));
+        a.extend(["--shard", "0/1", "--out", d]);
+        a
+    }));
+    assert!(err.contains("3 games already recorded, 5 to play"), "{err}");
+    let after = std::fs::read_to_string(&records).unwrap();
+    let mut numbers: Vec<u64> = after
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["game"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(after.lines().count(), 8, "no duplicate, no partial line");
+    numbers.sort_unstable();
+    assert_eq!(numbers, (1..=8).collect::<Vec<u64>>());
+    assert_eq!(games_of(std::slice::from_ref(&dir)), before);
+    // A rerun of a finished shard plays nothing and says the same.
+    let again = success(small_match(&["--shard", "0/1", "--out", d, "--json"]));
+    assert_eq!(std::fs::read_to_string(&records).unwrap(), after);
+    let j: serde_json::Value = serde_json::from_str(&again).unwrap();
+    assert_eq!(j["games"], 8);
+}
+
+#[test]
+fn merges_refuse_another_match_and_name_what_differs() {
+    let root = temp_dir();
+    let (a, b) = (root.path().join("a"), root.path().join("b"));
+    success(small_match(&[
+        "--shard",
+        "0/2",
+        "--out",
+        a.to_str().unwrap(),
+    ]));
+    success(small_match(&[
+        "--shard",
+        "1/2",
+        "--seed",
+        "2",
+        "--out",
+        b.to_str().unwrap(),
+    ]));
+    let o = cabra(&["match", "--merge", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(err.contains("seed is '2' there and '1' in"), "{err}");
+    // A shard rerun into a folder of another match is refused the same way.
+    let o = small_match(&["--shard", "1/2", "--out", b.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("seed is '2' there and '1' here"),
+        "{}",
+        stderr(&o)
+    );
+    // Selfplay records are not a match's.
+    let s = root.path().join("self");
+    success(cabra(&[
+        "selfplay",
+        "--games",
+        "2",
+        "--iterations",
+        "50",
+        "--quiet",
+        "--out",
+        s.to_str().unwrap(),
+    ]));
+    let o = cabra(&["match", "--merge", s.to_str().unwrap()]);
+    assert!(
+        stderr(&o).contains("cabra selfplay --merge"),
+        "{}",
+        stderr(&o)
+    );
+    // A folder without records.
+    let o = cabra(&["match", "--merge", root.path().to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("no results.jsonl"), "{}", stderr(&o));
+}
+
+#[test]
+fn merges_count_duplicates_once_and_list_missing_games() {
+    let root = temp_dir();
+    let dirs = shard_dirs(root.path(), 2);
+    success(small_match(&[
+        "--shard",
+        "0/2",
+        "--out",
+        dirs[0].to_str().unwrap(),
+    ]));
+    // Shard 0 alone: the games of shard 1 (pairs 1 and 3) are missing.
+    let j = ok_json(&["match", "--json", "--merge", dirs[0].to_str().unwrap()]);
+    assert_eq!(j["games"], 4);
+    assert_eq!(j["merged"]["missing"], serde_json::json!([3, 4, 7, 8]));
+    let o = cabra(&["match", "--merge", dirs[0].to_str().unwrap()]);
+    assert!(
+        stderr(&o).contains("4 games missing: 3-4, 7-8"),
+        "{}",
+        stderr(&o)
+    );
+    // The same folder twice, and a copy: identical duplicates count once.
+    let copy = root.path().join("copy");
+    std::fs::create_dir(&copy).unwrap();
+    let records = std::fs::read_to_string(dirs[0].join("results.jsonl")).unwrap();
+    std::fs::write(copy.join("results.jsonl"), &records).unwrap();
+    let d0 = dirs[0].to_str().unwrap();
+    let j = ok_json(&["match", "--json", "--merge", d0, copy.to_str().unwrap()]);
+    assert_eq!(j["games"], 4);
+    assert_eq!(j["merged"]["duplicates"], serde_json::json!([1, 2, 5, 6]));
+    // A copy whose game 1 went differently is an error naming the game.
+    let mut first: serde_json::Value = records
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|r| r["game"] == 1)
+        .unwrap();
+    first["score"] = serde_json::json!(0.5);
+    first["placements"] = serde_json::json!(["L E180 600"]);
+    std::fs::write(copy.join("results.jsonl"), format!("{first}\n")).unwrap();
+    let o = cabra(&["match", "--merge", d0, copy.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(
+        err.contains("game 1 is recorded twice with different games"),
+        "{err}"
+    );
+    // With a sequential test, its state.
+    let j = ok_json(&["match", "--json", "--sprt", "0,5", "--merge", d0]);
+    assert!(j["sprt"]["llr"].is_number(), "{j}");
+    assert_eq!(j["sprt"]["verdict"], "continue");
+}
+
+#[test]
+fn selfplay_shards_add_up_to_the_whole() {
+    let root = temp_dir();
+    let run = |extra: &[&str]| {
+        let mut a = vec![
+            "selfplay",
+            "--games",
+            "6",
+            "--iterations",
+            "100",
+            "--threads",
+            "1",
+            "--quiet",
+        ];
+        a.extend(extra);
+        success(cabra(&a))
+    };
+    let whole = root.path().join("whole");
+    let text = run(&["--out", whole.to_str().unwrap()]);
+    let dirs = shard_dirs(root.path(), 2);
+    for (k, d) in dirs.iter().enumerate() {
+        run(&["--shard", &format!("{k}/2"), "--out", d.to_str().unwrap()]);
+    }
+    assert_eq!(games_of(&dirs), games_of(&[whole]));
+    let mut args = vec!["selfplay", "--merge"];
+    args.extend(dir_args(&dirs));
+    let merged = success(cabra(&args));
+    let counts = |t: &str| {
+        t.split(": ")
+            .nth(1)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(counts(&merged), counts(&text), "{merged} / {text}");
+    assert!(merged.starts_with("6 games recorded in"), "{merged}");
+}
+
+#[test]
+fn bad_shards_and_tests_are_usage_errors() {
+    for (args, says) in [
+        (vec!["--shard", "4/4", "--out", "x"], "counts from 0"),
+        (vec!["--shard", "1", "--out", "x"], "INDEX/COUNT"),
+        (vec!["--shard", "0/2"], "--out"),
+        (vec!["--sprt", "5,0"], "elo0 must be below elo1"),
+    ] {
+        let o = small_match(&args);
+        assert!(!o.status.success(), "{args:?}");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    }
+}

@@ -87,7 +87,7 @@ for i in $(seq 60); do
 done
 
 # The match: 8 games at 200 iterations, one thread: reproducible.
-match=(--a default --b default,c=0.5 --games 8 --iterations 200 --seed 3)
+match=(--a default --b "default,c=0.5" --games 8 --iterations 200 --seed 3)
 read -r array merge < <(CABRA=$cabra THREADS=1 scripts/slurm/submit.sh "$work/sharded" 4 "${match[@]}")
 echo "slurm-test: array job $array, merge job $merge"
 "$cabra" match "${match[@]}" --threads 1 --quiet --json --out "$work/one" >"$work/one.json"
@@ -109,9 +109,10 @@ merged=$(jq -c "$keys" "$work/sharded/summary.json")
 [[ $one == "$merged" ]] || { echo "slurm-test: merged $merged, one process $one" >&2; exit 1; }
 [[ $(jq -c .merged.missing "$work/sharded/summary.json") == "[]" ]]
 games_one=$(cd "$work/one" && for f in game-*.caminos; do echo "== $f"; grep -v '^#' "$f"; done)
-games_sharded=$(cd "$work/sharded" && for f in $(ls shard-*/game-*.caminos | sort -t/ -k2); do
+games_sharded=$(cd "$work/sharded" && for f in $(printf '%s\n' shard-*/game-*.caminos | sort -t/ -k2); do
     echo "== ${f#*/}"; grep -v '^#' "$f"; done)
-[[ $(ls "$work"/one/game-*.caminos | wc -l) == 8 ]]
+one_files=("$work"/one/game-*.caminos)
+[[ ${#one_files[@]} == 8 ]]
 [[ $games_one == "$games_sharded" ]] || {
     echo "slurm-test: the sharded games differ from the one-process games" >&2
     diff <(echo "$games_one") <(echo "$games_sharded") >&2 || true

@@ -19,6 +19,7 @@ pub mod save;
 pub mod search_cmd;
 #[cfg(feature = "serve")]
 pub mod serve;
+pub mod shards;
 pub mod show;
 pub mod signals;
 pub mod style;

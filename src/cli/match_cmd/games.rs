@@ -24,9 +24,9 @@ use cabra::game::record::{move_line, write_game};
 use super::PlayOptions;
 use super::players::{Limits, Spec};
 use super::records::{ForfeitLine, MatchHeader, Recorder, ResultRecord};
-use super::shard::Shard;
 use crate::cli::files::save_atomically;
 use crate::cli::options::all_cores;
+use crate::cli::shards::Shard;
 
 /// The file of game `g` (from 0) in `dir`.
 pub fn game_file(dir: &Path, g: usize) -> PathBuf {

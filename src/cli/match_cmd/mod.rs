@@ -5,8 +5,8 @@
 //! - `players.rs`: who plays (`--a`, `--b`) and the limits of programs;
 //! - `games.rs`: playing the games and writing them;
 //! - `openings.rs`: openings read from a file (`--openings`);
-//! - `shard.rs`, `records.rs`, `merge.rs`, `summary.rs`: a match cut into
-//!   shards (`--shard`), each game's record (`results.jsonl`), the shards
+//! - `records.rs`, `merge.rs`, `summary.rs` (with `super::shards`): a
+//!   match cut into shards (`--shard`), each game's record (`results.jsonl`), the shards
 //!   merged (`--merge`), and the summary from the records;
 //! - `gtp_player.rs`, `legacy.rs`: other programs as players, through
 //!   `process.rs` (a child process read with deadlines).
@@ -19,7 +19,6 @@ mod openings;
 mod players;
 mod process;
 mod records;
-mod shard;
 mod summary;
 
 use std::path::PathBuf;
@@ -31,10 +30,10 @@ use cabra::engine::sprt::Sprt;
 use cabra::engine::{EngineConfig, defaults, group, parse_count, parse_duration};
 
 use super::options::{BudgetOptions, parse_engine};
+use super::shards::{Shard, fnv64};
 use games::{Plan, play_all};
 use players::{Limits, Spec, parse_spec};
 use records::{MatchHeader, Recorder, ResultRecord, check_same, read_records, records_file};
-use shard::Shard;
 use summary::{Report, match_summary, selfplay_summary};
 
 /// The longest random opening allowed (a game lasts at most 28 placements).
@@ -204,14 +203,6 @@ fn complete(specs: [&Spec; 2], opts: &PlayOptions, margin: Duration) -> ([Spec; 
     (specs, limits)
 }
 
-/// 64-bit FNV-1a of `bytes`: names an openings file's contents in the
-/// match's identity.
-fn fnv64(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
 /// The identity of the match these players play under these options.
 fn header(
     kind: &str,
@@ -296,7 +287,7 @@ fn play_recorded(
                 games[g] = Some(line);
             }
         }
-        recorder = Some(Recorder::open(dir, keep)?);
+        recorder = Some(Recorder::open(&path, keep)?);
     }
     let todo: Vec<usize> = part
         .games(total)

@@ -7,22 +7,18 @@
 //! A line is appended in one write once its game file is saved, so a
 //! record means a finished game with its file. A kill in the middle of a
 //! write leaves a last line without its line break: reading ignores it,
-//! and [`Recorder::open`] cuts it off before appending.
+//! and [`Recorder::open`] (in [`crate::cli::shards::jsonl`]) cuts it off before appending.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::path::Path;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use serde::{Deserialize, Serialize};
 
-/// The name of the records file in an `--out` directory.
-pub const RECORDS: &str = "results.jsonl";
+use crate::cli::shards::first_difference;
+use crate::cli::shards::jsonl::read_lines;
 
-/// The records file of `dir`.
-pub fn records_file(dir: &Path) -> PathBuf {
-    dir.join(RECORDS)
-}
+pub use crate::cli::shards::jsonl::Appender as Recorder;
+pub use crate::cli::shards::{RECORDS, records_file};
 
 /// What makes a match the same match: the records of two runs can be
 /// merged only when all of this agrees.
@@ -76,11 +72,7 @@ impl MatchHeader {
     /// The first field that differs from `other`: its name, this value
     /// and the other's.
     pub fn differs(&self, other: &MatchHeader) -> Option<(&'static str, String, String)> {
-        self.fields()
-            .into_iter()
-            .zip(other.fields())
-            .find(|((_, a), (_, b))| a != b)
-            .map(|((name, a), (_, b))| (name, a, b))
+        first_difference(self.fields(), other.fields())
     }
 }
 
@@ -144,63 +136,7 @@ impl ResultRecord {
 /// The complete records of a file, in file order, and the length in bytes
 /// of its complete lines (a partial last line is left out). No file: none.
 pub fn read_records(path: &Path) -> anyhow::Result<(Vec<ResultRecord>, u64)> {
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
-    };
-    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    let mut lines = Vec::new();
-    for (i, line) in bytes[..complete].split(|&b| b == b'\n').enumerate() {
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        let record: ResultRecord = serde_json::from_slice(line).with_context(|| {
-            format!(
-                "{} line {}: not a game record of cabra match or selfplay",
-                path.display(),
-                i + 1
-            )
-        })?;
-        lines.push(record);
-    }
-    Ok((lines, complete as u64))
-}
-
-/// Appends records to a file, a whole line at a time.
-pub struct Recorder {
-    file: Mutex<std::fs::File>,
-    path: PathBuf,
-}
-
-impl Recorder {
-    /// Opens the records file of `dir` for appending; `keep` bytes (its
-    /// complete lines) are kept, anything after them cut off (`keep = 0`:
-    /// a fresh file).
-    pub fn open(dir: &Path, keep: u64) -> anyhow::Result<Recorder> {
-        let path = records_file(dir);
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        file.set_len(keep)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        Ok(Recorder {
-            file: Mutex::new(file),
-            path,
-        })
-    }
-
-    /// Appends one record (one write, then flushed).
-    pub fn append(&self, line: &ResultRecord) -> anyhow::Result<()> {
-        let mut text = serde_json::to_string(line)?;
-        text.push('\n');
-        let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
-        file.write_all(text.as_bytes())
-            .and_then(|()| file.flush())
-            .with_context(|| format!("cannot write {}", self.path.display()))
-    }
+    read_lines(path, "a game record of cabra match or selfplay")
 }
 
 /// Checks that the records of `path` are of the match `header`: an error
@@ -276,7 +212,7 @@ mod tests {
     #[test]
     fn a_partial_last_line_is_ignored_and_cut_off() {
         let dir = tempfile::tempdir().unwrap();
-        let r = Recorder::open(dir.path(), 0).unwrap();
+        let r = Recorder::open(&records_file(dir.path()), 0).unwrap();
         r.append(&line(1)).unwrap();
         r.append(&line(2)).unwrap();
         drop(r);
@@ -289,7 +225,7 @@ mod tests {
         let (lines, keep) = read_records(&path).unwrap();
         assert_eq!(lines, vec![line(1), line(2)]);
         assert_eq!(keep, full.len() as u64);
-        let r = Recorder::open(dir.path(), keep).unwrap();
+        let r = Recorder::open(&records_file(dir.path()), keep).unwrap();
         r.append(&line(3)).unwrap();
         let (lines, _) = read_records(&path).unwrap();
         assert_eq!(lines.iter().map(|l| l.game).collect::<Vec<_>>(), [1, 2, 3]);

@@ -10,6 +10,7 @@ use cabra::engine::sprt::{Sprt, SprtState};
 use serde::Serialize;
 
 use super::records::ResultRecord;
+use crate::cli::shards::ranges;
 
 /// A game lost by adjudication, in the JSON summary.
 #[derive(Serialize)]
@@ -206,25 +207,6 @@ pub fn merge_lines(m: &MergeNotes) -> String {
     text + "\n"
 }
 
-/// Sorted numbers as `1-4, 7, 9-10`.
-pub fn ranges(numbers: &[usize]) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < numbers.len() {
-        let mut j = i;
-        while j + 1 < numbers.len() && numbers[j + 1] == numbers[j] + 1 {
-            j += 1;
-        }
-        parts.push(if i == j {
-            numbers[i].to_string()
-        } else {
-            format!("{}-{}", numbers[i], numbers[j])
-        });
-        i = j + 1;
-    }
-    parts.join(", ")
-}
-
 /// The summary line of selfplay games: `where` says where they are.
 pub fn selfplay_summary(games: &[&ResultRecord], place: &str, interrupted: bool) -> String {
     let count = |code: &str| games.iter().filter(|r| r.result == code).count();
@@ -243,13 +225,4 @@ pub fn selfplay_summary(games: &[&ResultRecord], place: &str, interrupted: bool)
             String::new()
         }
     )
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn ranges_join_runs() {
-        assert_eq!(super::ranges(&[1, 2, 3, 4, 7, 9, 10]), "1-4, 7, 9-10");
-        assert_eq!(super::ranges(&[]), "");
-    }
 }

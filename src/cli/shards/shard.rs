@@ -1,7 +1,9 @@
-//! `--shard INDEX/COUNT`: the part of a match one process plays.
+//! `--shard INDEX/COUNT`: the part of a piece of work one process does.
 //!
 //! INDEX counts from 0 (as Kubernetes' `JOB_COMPLETION_INDEX` does, and
-//! Slurm's `SLURM_ARRAY_TASK_ID` with `--array=0-N`). The games come in
+//! Slurm's `SLURM_ARRAY_TASK_ID` with `--array=0-N`). The items of a
+//! collection (`analyze`) are dealt one by one: item `i` (from 0) falls to
+//! shard `i mod COUNT` ([`Shard::owns_item`]). The games of a match come in
 //! pairs (one opening, each colour once): pair `p` (games `2p` and `2p + 1`,
 //! from 0) falls to shard `p mod COUNT`, so every shard plays whole pairs
 //! and its own score is a fair partial result, and the COUNT shards
@@ -9,7 +11,7 @@
 
 use std::fmt;
 
-/// One shard of a match.
+/// One shard of a match or of a collection.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shard {
     /// Which shard, from 0.
@@ -47,6 +49,11 @@ impl Shard {
         (g / 2) % self.count as usize == self.index as usize
     }
 
+    /// Whether item `i` (from 0) of a collection falls to this shard.
+    pub fn owns_item(&self, i: usize) -> bool {
+        i % self.count as usize == self.index as usize
+    }
+
     /// The games of a match of `games` games this shard plays, from 0.
     pub fn games(&self, games: usize) -> Vec<usize> {
         (0..games).filter(|&g| self.owns(g)).collect()
@@ -78,6 +85,9 @@ mod tests {
             assert!(seen.iter().all(|&n| n == 1), "{count}: {seen:?}");
         }
         assert_eq!(Shard::parse("2/3").unwrap().games(12), [4, 5, 10, 11]);
+        let s = Shard::parse("1/3").unwrap();
+        let items: Vec<usize> = (0..8).filter(|&i| s.owns_item(i)).collect();
+        assert_eq!(items, [1, 4, 7]);
     }
 
     #[test]

@@ -1,0 +1,79 @@
+//! What the shards of a piece of work share, whatever the work (`match`,
+//! `selfplay`, `analyze` of a collection of games):
+//!
+//! - `shard.rs`: `--shard INDEX/COUNT` and which items fall to a shard;
+//! - `jsonl.rs`: a records file of one JSON object a line, appended a
+//!   whole line at a time and read back without a half-written last line;
+//! - here: the hash that names contents in an identity, the first field
+//!   in which two identities differ, and numbers written as ranges.
+
+pub mod jsonl;
+pub mod shard;
+
+pub use shard::Shard;
+
+/// The name of the records file in an `--out` directory.
+pub const RECORDS: &str = "results.jsonl";
+
+/// The records file of `dir`.
+pub fn records_file(dir: &std::path::Path) -> std::path::PathBuf {
+    dir.join(RECORDS)
+}
+
+/// 64-bit FNV-1a of `bytes`: names a file's contents in an identity.
+pub fn fnv64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The first field, as (name, value), that differs between `ours` and
+/// `theirs`: its name, our value and theirs.
+pub fn first_difference<const N: usize>(
+    ours: [(&'static str, String); N],
+    theirs: [(&'static str, String); N],
+) -> Option<(&'static str, String, String)> {
+    ours.into_iter()
+        .zip(theirs)
+        .find(|((_, a), (_, b))| a != b)
+        .map(|((name, a), (_, b))| (name, a, b))
+}
+
+/// Sorted numbers as `1-4, 7, 9-10`.
+pub fn ranges(numbers: &[usize]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < numbers.len() {
+        let mut j = i;
+        while j + 1 < numbers.len() && numbers[j + 1] == numbers[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j {
+            numbers[i].to_string()
+        } else {
+            format!("{}-{}", numbers[i], numbers[j])
+        });
+        i = j + 1;
+    }
+    parts.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn ranges_join_runs() {
+        assert_eq!(super::ranges(&[1, 2, 3, 4, 7, 9, 10]), "1-4, 7, 9-10");
+        assert_eq!(super::ranges(&[]), "");
+    }
+
+    #[test]
+    fn the_first_difference_is_named() {
+        let a = [("x", "1".to_string()), ("y", "2".to_string())];
+        let b = [("x", "1".to_string()), ("y", "3".to_string())];
+        assert_eq!(super::first_difference(a.clone(), a.clone()), None);
+        assert_eq!(
+            super::first_difference(a, b),
+            Some(("y", "2".into(), "3".into()))
+        );
+    }
+}

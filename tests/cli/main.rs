@@ -6,6 +6,7 @@ mod common;
 
 mod analysis;
 mod analyze;
+mod analyze_shards;
 mod commands;
 mod gtp;
 mod http;

@@ -182,7 +182,7 @@ fn merges_report_missing_and_duplicate_games() {
     let games = collection(tmp.path());
     let s0 = tmp.path().join("s0");
     success(run(&games, &s0, &["--shard", "0/2"]));
-    let o = merge(&[s0.clone()], &[]);
+    let o = merge(std::slice::from_ref(&s0), &[]);
     let out = success(o);
     assert!(
         out.contains(
@@ -240,7 +240,7 @@ fn bad_shards_and_empty_merges_are_clear_errors() {
     let empty = tmp.path().join("empty");
     std::fs::create_dir(&empty).unwrap();
     std::fs::write(empty.join("results.jsonl"), "").unwrap();
-    let o = merge(&[empty.clone()], &[]);
+    let o = merge(std::slice::from_ref(&empty), &[]);
     assert!(
         stderr(&o).contains("no game recorded in the folders given"),
         "{}",

@@ -20,6 +20,7 @@
 //! Elo values are logistic Elo, as [`super::elo::elo`] reports.
 
 use serde::Serialize;
+use thiserror::Error;
 
 /// The hypotheses and error rates of a test.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -47,6 +48,33 @@ pub struct SprtState {
     pub verdict: &'static str,
 }
 
+/// Why a test's text (`0,5` or `0,5,0.05,0.05`) was refused.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("'{text}': {why}")]
+pub struct SprtError {
+    /// The text as given.
+    pub text: String,
+    /// What is wrong with it.
+    pub why: SprtWhy,
+}
+
+/// What is wrong with a test's text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum SprtWhy {
+    /// Not two or four numbers.
+    #[error("--sprt wants elo0,elo1[,alpha,beta], e.g. 0,5 or 0,5,0.05,0.05")]
+    Form,
+    /// `elo0` not below `elo1`.
+    #[error("elo0 must be below elo1")]
+    Order,
+    /// An Elo value beyond ±1000.
+    #[error("Elo values within ±1000")]
+    Range,
+    /// `alpha` or `beta` outside (0, 0.5).
+    #[error("{0} must lie between 0 and 0.5")]
+    ErrorRate(&'static str),
+}
+
 /// The expected score of an Elo difference (logistic).
 fn expected(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
@@ -54,27 +82,30 @@ fn expected(elo: f64) -> f64 {
 
 impl Sprt {
     /// Reads `elo0,elo1[,alpha,beta]` (alpha and beta default to 0.05).
-    pub fn parse(text: &str) -> Result<Sprt, String> {
-        let want = "--sprt wants elo0,elo1[,alpha,beta], e.g. 0,5 or 0,5,0.05,0.05";
+    pub fn parse(text: &str) -> Result<Sprt, SprtError> {
+        let fail = |why| SprtError {
+            text: text.to_string(),
+            why,
+        };
         let parts: Vec<f64> = text
             .split(',')
             .map(|p| p.trim().parse::<f64>())
             .collect::<Result<_, _>>()
-            .map_err(|_| format!("'{text}': {want}"))?;
+            .map_err(|_| fail(SprtWhy::Form))?;
         let (elo0, elo1, alpha, beta) = match parts[..] {
             [a, b] => (a, b, 0.05, 0.05),
             [a, b, c, d] => (a, b, c, d),
-            _ => return Err(format!("'{text}': {want}")),
+            _ => return Err(fail(SprtWhy::Form)),
         };
         if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
-            return Err(format!("'{text}': elo0 must be below elo1"));
+            return Err(fail(SprtWhy::Order));
         }
         if elo0.abs() > 1000.0 || elo1.abs() > 1000.0 {
-            return Err(format!("'{text}': Elo values within ±1000"));
+            return Err(fail(SprtWhy::Range));
         }
         for (name, v) in [("alpha", alpha), ("beta", beta)] {
             if !(v > 0.0 && v < 0.5) {
-                return Err(format!("'{text}': {name} must lie between 0 and 0.5"));
+                return Err(fail(SprtWhy::ErrorRate(name)));
             }
         }
         Ok(Sprt {
@@ -196,5 +227,12 @@ mod tests {
         ] {
             assert!(Sprt::parse(bad).is_err(), "{bad}");
         }
+        let e = Sprt::parse("5,0").unwrap_err();
+        assert_eq!(e.why, SprtWhy::Order);
+        assert_eq!(e.to_string(), "'5,0': elo0 must be below elo1");
+        assert_eq!(
+            Sprt::parse("0,5,0.6,0.1").unwrap_err().why,
+            SprtWhy::ErrorRate("alpha")
+        );
     }
 }

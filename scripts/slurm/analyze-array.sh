@@ -5,10 +5,10 @@
 #       sbatch --array=0-7 scripts/slurm/analyze-array.sh
 #   # then: cabra analyze --merge /scratch/a/shard-*
 #
-# Task ID - MIN of COUNT analyses `--shard (ID-MIN)/COUNT` (games i with
+# Task ID - MIN of COUNT analyzes `--shard (ID-MIN)/COUNT` (games i with
 # i mod COUNT = ID-MIN, in the collection sorted by file name) into
 # $OUT/shard-$ID. A task rerun (after a failure, or `scontrol requeue`)
-# analyses only the games its folder does not hold yet. Environment:
+# analyzes only the games its folder does not hold yet. Environment:
 #   OUT           the analysis's folder, shared by the tasks (required)
 #   ANALYZE_ARGS  the games (files, folders) and options, the same for
 #                 every task (no spaces inside a path)

@@ -173,7 +173,7 @@ fn value_after(eval: Option<&Eval>, after: &Position, mover: Player) -> (f64, Op
     }
 }
 
-/// Analyses the game `pos` (every placement of its history), each search
+/// Analyzes the game `pos` (every placement of its history), each search
 /// with `limits` (`None`: the engine's). `listener` hears each search's
 /// progress (and may stop the analysis); `progress` is told how many
 /// placements of how many are done.

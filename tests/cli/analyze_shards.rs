@@ -107,7 +107,7 @@ fn three_shards_merged_are_the_single_run() {
         merged,
         format!("{single}merged 3 folders, no game missing\n")
     );
-    assert!(single.starts_with("4 of 4 games analysed"), "{single}");
+    assert!(single.starts_with("4 of 4 games analyzed"), "{single}");
     assert!(single.contains("player 2"), "{single}");
     let j: serde_json::Value = serde_json::from_str(&success(merge(&shards, &["--json"]))).unwrap();
     assert_eq!(j["games"].as_array().unwrap().len(), 4);
@@ -129,7 +129,7 @@ fn a_rerun_finishes_a_shard_cut_mid_line() {
     std::fs::write(&path, &text[..cut]).unwrap();
     let o = run(&games, &out, &["--shard", "0/1"]);
     assert!(
-        stderr(&o).contains("2 games already recorded, 2 to analyse"),
+        stderr(&o).contains("2 games already recorded, 2 to analyze"),
         "{}",
         stderr(&o)
     );
@@ -190,13 +190,13 @@ fn merges_report_missing_and_duplicate_games() {
         ),
         "{out}"
     );
-    assert!(out.starts_with("2 of 4 games analysed"), "{out}");
+    assert!(out.starts_with("2 of 4 games analyzed"), "{out}");
     let out = success(merge(&[s0.clone(), s0.clone()], &[]));
     assert!(
         out.contains("2 games recorded twice, identically (counted once): 0, 2"),
         "{out}"
     );
-    // The same game analysed differently conflicts.
+    // The same game analyzed differently conflicts.
     let copy = tmp.path().join("copy");
     std::fs::create_dir(&copy).unwrap();
     let text = std::fs::read_to_string(s0.join("results.jsonl")).unwrap();

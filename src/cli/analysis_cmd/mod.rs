@@ -43,7 +43,7 @@ fn emit(value: &impl serde::Serialize) -> io::Result<()> {
     out.flush()
 }
 
-/// Analyses the turns of one query, answering each as it is done; stops
+/// Analyzes the turns of one query, answering each as it is done; stops
 /// when the answers can no longer be written.
 fn answer(q: &Query, thinker: &mut Thinker) -> io::Result<()> {
     for &turn in &q.turns {

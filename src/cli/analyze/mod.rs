@@ -5,7 +5,7 @@
 //! - `table.rs`: one game's table;
 //! - `collection.rs`: the games of a collection and the identity of its
 //!   analysis; `records.rs`: each game's record (`results.jsonl`);
-//! - `shard.rs`: a collection (or a shard of it) analysed into `--out`;
+//! - `shard.rs`: a collection (or a shard of it) analyzed into `--out`;
 //! - `merge.rs`: the shards' records read back as one analysis;
 //!   `summary.rs`: the summary of a collection from its records.
 
@@ -33,11 +33,11 @@ use super::shards::Shard;
 #[command(
     after_help = "Without a limit each search runs 50,000 iterations on all cores; --seed defaults to 0, \
                   so with one thread the analysis is reproducible. Ctrl-C prints the placements analyzed so far.\n\n\
-                  A collection: `cabra analyze games/ more.caminos --out DIR` analyses every game \
+                  A collection: `cabra analyze games/ more.caminos --out DIR` analyzes every game \
                   (a folder stands for its *.caminos files; the collection is all of them sorted by \
                   name), writes each game's analysis (the --json document) as a line of \
                   DIR/results.jsonl, and prints a summary per game and per player. With --shard \
-                  INDEX/COUNT it analyses only games INDEX, INDEX+COUNT, ... (from 0); rerun into \
+                  INDEX/COUNT it analyzes only games INDEX, INDEX+COUNT, ... (from 0); rerun into \
                   the same DIR it skips the games recorded. `cabra analyze --merge DIR...` reads \
                   the shards' folders and prints the summary of the whole collection. See docs/CLUSTER.md."
 )]
@@ -58,13 +58,13 @@ pub struct AnalyzeArgs {
     /// game only).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["out", "merge"])]
     pub svg: Option<PathBuf>,
-    /// Analyse a collection: write each game's analysis as a line of
+    /// Analyze a collection: write each game's analysis as a line of
     /// DIR/results.jsonl (created if needed), appended and flushed game by
     /// game; rerun into the same DIR, only the games not yet recorded are
-    /// analysed; a DIR of another analysis is refused.
+    /// analyzed; a DIR of another analysis is refused.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Analyse only shard INDEX of COUNT (INDEX from 0) of the collection:
+    /// Analyze only shard INDEX of COUNT (INDEX from 0) of the collection:
     /// game i (from 0, in the sorted collection) falls to shard i mod
     /// COUNT. With --iterations or --nodes and --threads 1 each game's
     /// analysis is the one a single run gives.
@@ -100,7 +100,7 @@ pub struct Analysis {
     pub result: GameJson,
 }
 
-/// Analyses the game `pos` (named `file`) with a fresh search of
+/// Analyzes the game `pos` (named `file`) with a fresh search of
 /// `engine` at every placement, with a progress bar; a stop cuts it
 /// short (`interrupted`).
 pub fn analyze_game(

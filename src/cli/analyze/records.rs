@@ -17,7 +17,7 @@ use crate::cli::shards::jsonl::read_lines;
 pub struct WorkHeader {
     /// Always `analyze`.
     pub kind: String,
-    /// The version of cabra that analysed.
+    /// The version of cabra that analyzed.
     pub version: String,
     /// The engine's whole configuration (every key).
     pub engine: String,
@@ -69,14 +69,14 @@ pub struct GameRecord {
     pub file: String,
     /// The hash of the file's contents.
     pub file_hash: String,
-    /// The shard that analysed it, `INDEX/COUNT`.
+    /// The shard that analyzed it, `INDEX/COUNT`.
     pub shard: String,
     /// The analysis: the document of `cabra analyze FILE --json`.
     pub analysis: serde_json::Value,
 }
 
 impl GameRecord {
-    /// Whether `other` is the same game analysed the same way (the shard
+    /// Whether `other` is the same game analyzed the same way (the shard
     /// aside).
     pub fn same(&self, other: &GameRecord) -> bool {
         self.work == other.work

@@ -1,7 +1,7 @@
 //! `cabra analyze PATH... --out DIR [--shard INDEX/COUNT]`: the games of a
 //! collection that fall to a shard (all of them without `--shard`)
-//! analysed one after the other, each with an engine of its own (so that
-//! its analysis does not depend on the games analysed before it in the
+//! analyzed one after the other, each with an engine of its own (so that
+//! its analysis does not depend on the games analyzed before it in the
 //! same process), and recorded in `DIR/results.jsonl` as it is done.
 
 use std::path::Path;
@@ -53,7 +53,7 @@ pub fn run(args: &AnalyzeArgs, out: &Path) -> anyhow::Result<()> {
             games[i] = Some(line);
         }
     }
-    // Every game of the shard is read before any is analysed: a bad file
+    // Every game of the shard is read before any is analyzed: a bad file
     // stops the run at once.
     let mut todo = Vec::new();
     for (i, item) in items.iter().enumerate() {
@@ -69,7 +69,7 @@ pub fn run(args: &AnalyzeArgs, out: &Path) -> anyhow::Result<()> {
     let done = games.iter().flatten().count();
     if done > 0 {
         eprintln!(
-            "shard {part}: {done} games already recorded, {} to analyse",
+            "shard {part}: {done} games already recorded, {} to analyze",
             todo.len()
         );
     }

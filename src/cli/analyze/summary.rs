@@ -106,7 +106,7 @@ fn totals(games: &[GameLine]) -> [Tally; 2] {
 }
 
 /// The summary of the games recorded in `games` (by index; `None`: not
-/// analysed here), as text or one JSON document.
+/// analyzed here), as text or one JSON document.
 pub fn summary(
     header: &WorkHeader,
     games: &[Option<GameRecord>],
@@ -138,7 +138,7 @@ pub fn summary(
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{} of {} games analysed; {}, {} a search, {}, seed {}",
+        "{} of {} games analyzed; {}, {} a search, {}, seed {}",
         lines.len(),
         header.games,
         header.engine,

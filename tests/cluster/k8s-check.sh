@@ -31,35 +31,46 @@ def check(ok, what):
     if not ok:
         fail.append(what)
 
-shards = jobs.get("cabra-match")
-merge = jobs.get("cabra-match-merge")
-check(shards is not None and merge is not None, "jobs cabra-match and cabra-match-merge")
-spec = shards["spec"]
-check(spec.get("completionMode") == "Indexed", "completionMode: Indexed")
-count = spec.get("completions")
-(c,) = spec["template"]["spec"]["containers"]
-env = {e["name"]: e for e in c.get("env", [])}
-check(
-    env.get("JOB_COMPLETION_INDEX", {}).get("valueFrom", {}).get("fieldRef", {}).get("fieldPath")
-    == "metadata.annotations['batch.kubernetes.io/job-completion-index']",
-    "JOB_COMPLETION_INDEX from the completion index annotation",
-)
-args = c.get("args", [])
-check(args[:1] == ["match"], "the shard runs cabra match")
-check(f"--shard=$(JOB_COMPLETION_INDEX)/{count}" in args, f"--shard=$(JOB_COMPLETION_INDEX)/{count}")
-check("--out=/data/match/shard-$(JOB_COMPLETION_INDEX)" in args, "--out per index")
-m_args = merge["spec"]["template"]["spec"]["containers"][0]["args"]
-merged = m_args[m_args.index("--merge") + 1:]
-check(merged == [f"/data/match/shard-{i}" for i in range(count)], "the merge reads every shard")
-for job in (shards, merge):
-    pod = job["spec"]["template"]["spec"]
-    check(pod.get("restartPolicy") == "Never", "restartPolicy: Never")
-    for k in pod["containers"]:
-        check(k["image"] == f"ghcr.io/OWNER/cabra:{version}", f"image of version {version}")
-        check({"requests", "limits"} <= set(k.get("resources", {})), "resources requests and limits")
-    vols = [v["persistentVolumeClaim"]["claimName"] for v in pod["volumes"]]
-    check(vols and all(v in claims for v in vols), "a declared PersistentVolumeClaim")
+def indexed(name, command, folder):
+    """The Indexed Job `name` running `cabra COMMAND` in shards into
+    FOLDER/shard-INDEX, and its merge `name-merge`; returns the count."""
+    shards = jobs.get(name)
+    merge = jobs.get(f"{name}-merge")
+    check(shards is not None and merge is not None, f"jobs {name} and {name}-merge")
+    if shards is None or merge is None:
+        return 0
+    spec = shards["spec"]
+    check(spec.get("completionMode") == "Indexed", f"{name}: completionMode: Indexed")
+    count = spec.get("completions")
+    (c,) = spec["template"]["spec"]["containers"]
+    env = {e["name"]: e for e in c.get("env", [])}
+    check(
+        env.get("JOB_COMPLETION_INDEX", {}).get("valueFrom", {}).get("fieldRef", {}).get("fieldPath")
+        == "metadata.annotations['batch.kubernetes.io/job-completion-index']",
+        f"{name}: JOB_COMPLETION_INDEX from the completion index annotation",
+    )
+    args = c.get("args", [])
+    check(args[:1] == [command], f"{name}: the shard runs cabra {command}")
+    check(f"--shard=$(JOB_COMPLETION_INDEX)/{count}" in args, f"{name}: --shard=$(JOB_COMPLETION_INDEX)/{count}")
+    check(f"--out={folder}/shard-$(JOB_COMPLETION_INDEX)" in args, f"{name}: --out per index")
+    m_args = merge["spec"]["template"]["spec"]["containers"][0]["args"]
+    check(m_args[:1] == [command], f"{name}-merge: runs cabra {command}")
+    merged = m_args[m_args.index("--merge") + 1:]
+    check(merged == [f"{folder}/shard-{i}" for i in range(count)], f"{name}-merge reads every shard")
+    for job in (shards, merge):
+        pod = job["spec"]["template"]["spec"]
+        check(pod.get("restartPolicy") == "Never", "restartPolicy: Never")
+        for k in pod["containers"]:
+            check(k["image"] == f"ghcr.io/OWNER/cabra:{version}", f"image of version {version}")
+            check({"requests", "limits"} <= set(k.get("resources", {})), "resources requests and limits")
+        vols = [v["persistentVolumeClaim"]["claimName"] for v in pod["volumes"]]
+        check(vols and all(v in claims for v in vols), "a declared PersistentVolumeClaim")
+    return count
+
+count = indexed("cabra-match", "match", "/data/match")
+analyze = indexed("cabra-analyze", "analyze", "/data/analyze")
 if fail:
     sys.exit("k8s-check: wrong: " + "; ".join(fail))
-print(f"k8s-check: ok: {len(files)} manifests, {count} indexed shards and their merge")
+print(f"k8s-check: ok: {len(files)} manifests: a match in {count} indexed shards, "
+      f"an analysis in {analyze}, and their merges")
 PY

@@ -19,7 +19,7 @@ pub struct BenchArgs {
     #[arg(long, value_parser = parse_duration)]
     pub seconds: Option<Duration>,
     /// Seed of the random generator.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::options::parse_seed)]
     pub seed: u64,
     /// Print one JSON object.
     #[arg(long)]

@@ -114,8 +114,8 @@ pub struct BudgetOptions {
     /// Search threads (sharing one tree), 1 to 256.
     #[arg(long, value_parser = parse_threads, value_name = "N")]
     pub threads: Option<usize>,
-    /// The random seed of the search.
-    #[arg(long, value_name = "S")]
+    /// The random seed of the search, 0 to 18446744073709551615.
+    #[arg(long, value_name = "S", value_parser = parse_seed)]
     pub seed: Option<u64>,
 }
 
@@ -181,4 +181,14 @@ pub fn usage_error(message: impl std::fmt::Display) -> ! {
         format!("{message}\n"),
     )
     .exit()
+}
+
+/// Reads `--seed`: a whole number from 0 to 2^64 - 1.
+pub fn parse_seed(text: &str) -> Result<u64, String> {
+    text.trim().parse().map_err(|_| {
+        format!(
+            "expected a whole number from 0 to {} for the seed, found '{text}'",
+            u64::MAX
+        )
+    })
 }

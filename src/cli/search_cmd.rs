@@ -26,6 +26,15 @@ pub struct SearchArgs {
 /// Runs `cabra search`.
 pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
     let pos = args.rules.load(args.file.as_deref())?.position;
+    if pos.status().is_over() && !args.json {
+        // Nothing to search: say how the game ended, not what 0 iterations found.
+        let text = format!(
+            "position after {}, {}\nno move: the game is over\n",
+            crate::cli::render::moves_of(&pos, pos.plies()),
+            super::render::status_line(&pos)
+        );
+        return super::style::print(&text);
+    }
     let engine = args.engine.handle(&defaults::SEARCH);
     let thought = engine.search(Request::new(pos))?;
     let view = ReportView::of(&pos, &thought);

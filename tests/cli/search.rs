@@ -63,6 +63,13 @@ fn a_finished_game_and_a_table() {
     assert!(text.contains("player 1 to move"), "{text}");
     assert!(text.contains("500 iterations"), "{text}");
     assert!(text.contains("visits"), "{text}");
+    // The text of a finished game says how it ended, not what no search found.
+    let out = cabra(&["search", "games/straight-bridge.caminos"]);
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "position after 5 placements, player 1 wins by bridge\nno move: the game is over\n"
+    );
 }
 
 #[test]
@@ -74,6 +81,16 @@ fn bad_arguments_are_errors() {
     assert!(!out.status.success());
     let out = cabra(&["search", "no/such/file.caminos"]);
     assert!(!out.status.success());
+    // A seed says what it takes, in every command that has one.
+    for cmd in ["search", "bench"] {
+        let out = cabra(&[cmd, "--seed", "-1"]);
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("a whole number from 0 to 18446744073709551615"),
+            "{err}"
+        );
+    }
 }
 
 /// Whether playing `mv` at the end of `file` leaves the opponent a win in one.

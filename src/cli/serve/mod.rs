@@ -116,14 +116,21 @@ pub struct App {
     pub gate: guard::Gate,
     /// The rules of new games unless the page asks for others.
     pub rules: Rules,
+    /// Whether the seed was given (`--seed`, `seed=`): every game then
+    /// searches with it, so that a game can be replayed.
+    pub seed_given: bool,
 }
 
 impl App {
-    /// A fresh engine for a game: its own seed, at most the server's
-    /// threads, its tree within the server's memory.
+    /// A fresh engine for a game: its own seed (unless one was given), at
+    /// most the server's threads, its tree within the server's memory.
     pub fn engine(&self) -> EngineHandle {
+        let seed = match self.seed_given {
+            true => self.config.seed,
+            false => Some(rand::random::<u64>()),
+        };
         let config = EngineConfig {
-            seed: Some(rand::random::<u64>()),
+            seed,
             ..self.config.clone()
         };
         EngineHandle::with_memory(config, &defaults::SERVE, &self.memory)
@@ -313,6 +320,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
             memory,
             gate,
             rules: args.rules.rules(),
+            seed_given: args.engine.engine.seed.or(args.engine.budget.seed).is_some(),
         });
         let sweeper = app.clone();
         tokio::spawn(async move {

@@ -17,7 +17,7 @@
 //!   `inaccuracy` when the loss reaches [`BLUNDER`], [`MISTAKE`] or
 //!   [`INACCURACY`].
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::budget::Budget;
 use super::handle::{Listener, Request, Thinker};
@@ -85,7 +85,7 @@ pub struct MoveAnalysis {
 }
 
 /// Totals of one player.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     /// 1 or 2.
     pub player: u8,

@@ -9,32 +9,14 @@ use serde::{Deserialize, Serialize};
 
 use super::records::{GameRecord, WorkHeader};
 use crate::cli::shards::ranges;
+use cabra::engine::analysis::Summary;
 use cabra::engine::plural;
-
-/// One player's tally: the `summary` entries of an analysis.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Tally {
-    /// 1 or 2.
-    pub player: u8,
-    /// Placements made.
-    pub moves: usize,
-    /// Placements marked inaccuracies.
-    pub inaccuracies: usize,
-    /// Placements marked mistakes.
-    pub mistakes: usize,
-    /// Placements marked blunders.
-    pub blunders: usize,
-    /// Placements that let a won position go.
-    pub missed_wins: usize,
-    /// Mean loss over the player's placements.
-    pub average_loss: f64,
-}
 
 /// What the summary needs of one game's analysis.
 #[derive(Deserialize)]
 struct View {
     placements: usize,
-    summary: [Tally; 2],
+    summary: [Summary; 2],
     result: ResultView,
 }
 
@@ -50,7 +32,7 @@ struct GameLine {
     file: String,
     placements: usize,
     result: String,
-    summary: [Tally; 2],
+    summary: [Summary; 2],
 }
 
 /// What a run or a merge adds to the summary.
@@ -77,18 +59,18 @@ pub struct Notes {
 struct Json<'a> {
     work: &'a WorkHeader,
     games: Vec<GameLine>,
-    totals: [Tally; 2],
+    totals: [Summary; 2],
     #[serde(flatten)]
     notes: &'a Notes,
 }
 
 /// The players' totals over `games`: marks added up, average loss over
 /// all their placements.
-fn totals(games: &[GameLine]) -> [Tally; 2] {
+fn totals(games: &[GameLine]) -> [Summary; 2] {
     [1u8, 2].map(|player| {
-        let mut t = Tally {
+        let mut t = Summary {
             player,
-            ..Tally::default()
+            ..Summary::default()
         };
         let mut loss = 0.0;
         for g in games {

@@ -355,48 +355,10 @@ fn play_session(args: &[&str], body: &[&str], dir: &Path) -> String {
 /// (a pseudo-terminal stands in for it; the program is then killed).
 #[cfg(unix)]
 fn at_terminal(args: &[&str], prompt: &str, dir: &Path) -> String {
-    use std::os::fd::FromRawFd;
-    use std::os::unix::process::CommandExt;
-    let (mut master, mut slave) = (0, 0);
-    let size = libc::winsize {
-        ws_row: 50,
-        ws_col: 100,
-        ws_xpixel: 0,
-        ws_ypixel: 0,
-    };
-    // SAFETY: openpty fills two descriptors; no name, default settings.
-    let opened = unsafe {
-        libc::openpty(
-            &mut master,
-            &mut slave,
-            std::ptr::null_mut(),
-            std::ptr::null(),
-            &size,
-        )
-    };
-    assert_eq!(opened, 0, "openpty: {}", std::io::Error::last_os_error());
-    // SAFETY: both descriptors were just opened and are owned here.
-    let (master, slave) = unsafe {
-        (
-            std::fs::File::from_raw_fd(master),
-            std::fs::File::from_raw_fd(slave),
-        )
-    };
+    let (master, slave) = common::pty::open(Some((100, 50)));
     let mut cmd = cabra_command(args, dir);
-    cmd.env("TERM", "xterm")
-        .stdin(Stdio::from(slave.try_clone().unwrap()))
-        .stdout(Stdio::from(slave.try_clone().unwrap()))
-        .stderr(Stdio::from(slave));
-    // SAFETY: setsid and ioctl are async-signal-safe; they make the
-    // pseudo-terminal the child's controlling terminal.
-    unsafe {
-        cmd.pre_exec(|| {
-            if libc::setsid() < 0 || libc::ioctl(0, libc::TIOCSCTTY, 0) < 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
+    cmd.env("TERM", "xterm");
+    common::pty::attach(&mut cmd, slave);
     let mut child = cmd.spawn().expect("cabra runs");
     drop(cmd);
     let screen = Arc::new(Mutex::new(Vec::<u8>::new()));

@@ -5,13 +5,12 @@
 
 use std::fs::File;
 use std::io::{Read, Write};
-use std::os::fd::{AsRawFd, FromRawFd};
-use std::os::unix::process::CommandExt;
-use std::process::{Child, Command, Stdio};
+use std::os::fd::AsRawFd;
+use std::process::{Child, Command};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::common::assert_no_panic;
+use crate::common::{assert_no_panic, pty};
 
 /// A `cabra` whose standard streams are a new pseudo-terminal, which is
 /// its controlling terminal.
@@ -25,21 +24,7 @@ struct Terminal {
 
 impl Terminal {
     fn start(args: &[&str]) -> Terminal {
-        let (mut master, mut slave) = (0, 0);
-        // SAFETY: openpty fills two descriptors; the null name, settings
-        // and size ask for the defaults.
-        let opened = unsafe {
-            libc::openpty(
-                &mut master,
-                &mut slave,
-                std::ptr::null_mut(),
-                std::ptr::null(),
-                std::ptr::null(),
-            )
-        };
-        assert_eq!(opened, 0, "openpty: {}", std::io::Error::last_os_error());
-        // SAFETY: both descriptors were just opened and are owned here.
-        let (master, slave) = unsafe { (File::from_raw_fd(master), File::from_raw_fd(slave)) };
+        let (master, slave) = pty::open(None);
         let home = tempfile::tempdir().unwrap();
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_cabra"));
         cmd.args(args)
@@ -48,21 +33,8 @@ impl Terminal {
             // out, and a history file of the test's own.
             .env("TERM", "xterm")
             .env("NO_COLOR", "1")
-            .env("HOME", home.path())
-            .stdin(Stdio::from(slave.try_clone().unwrap()))
-            .stdout(Stdio::from(slave.try_clone().unwrap()))
-            .stderr(Stdio::from(slave));
-        // SAFETY: setsid and ioctl are async-signal-safe; they make the
-        // pseudo-terminal (standard input) the child's controlling
-        // terminal, so that Ctrl-C typed on it sends SIGINT.
-        unsafe {
-            cmd.pre_exec(|| {
-                if libc::setsid() < 0 || libc::ioctl(0, libc::TIOCSCTTY, 0) < 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
-        }
+            .env("HOME", home.path());
+        pty::attach(&mut cmd, slave);
         let child = cmd.spawn().expect("cabra runs");
         drop(cmd);
         let screen = Arc::new(Mutex::new(String::new()));

@@ -12,6 +12,9 @@ use std::process::{Command, Output, Stdio};
 
 use cabra::game::Piece;
 
+#[cfg(unix)]
+pub mod pty;
+
 /// A path under `tests/data`.
 pub fn data(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

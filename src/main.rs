@@ -47,6 +47,9 @@ enum Command {
     /// Write engine-vs-engine games for study.
     #[command(allow_negative_numbers = true)]
     Selfplay(cli::match_cmd::SelfplayArgs),
+    /// Train the learnt evaluation on recorded games and write its weights (see docs/TRAINING.md).
+    #[command(allow_negative_numbers = true)]
+    Train(cli::train_cmd::TrainArgs),
     /// Count the tactical test positions (win in one, must-block, win in two) an engine solves.
     #[command(allow_negative_numbers = true)]
     Tactics(cli::tactics_cmd::TacticsArgs),
@@ -88,6 +91,7 @@ fn main() -> ExitCode {
         Command::Analysis(a) => cli::analysis_cmd::run(a),
         Command::Match(a) => cli::match_cmd::run(a),
         Command::Selfplay(a) => cli::match_cmd::run_selfplay(a),
+        Command::Train(a) => cli::train_cmd::run(a),
         Command::Tactics(a) => cli::tactics_cmd::run(a),
         Command::Gtp(a) => cli::gtp::run(a),
         Command::Engines(a) => cli::engines::run(a),

@@ -25,3 +25,4 @@ pub mod signals;
 pub mod style;
 pub mod svg;
 pub mod tactics_cmd;
+pub mod train_cmd;

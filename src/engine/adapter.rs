@@ -93,6 +93,19 @@ impl Game for Position {
     }
 
     #[inline]
+    fn evaluate<R: RngCore>(&self, policy: &Policy, rng: &mut R) -> Option<Outcome> {
+        if policy.value == 0 || rng.next_u32() % 100 >= u32::from(policy.value) {
+            return None;
+        }
+        let v = policy.weights.net()?.value(self);
+        let side = self.side_to_move();
+        // A win drawn with the network's odds: the tree keeps whole
+        // rewards, and on average this backs up the value itself.
+        let roll = (rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32;
+        Some(Outcome::Win(if roll < v { side } else { 1 - side }))
+    }
+
+    #[inline]
     fn rescore<R: RngCore>(&self, policy: &Policy, rng: &mut R, result: Outcome) -> Outcome {
         score::outcome(self, result, rng, policy.pscore)
     }

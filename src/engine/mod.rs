@@ -38,6 +38,7 @@ pub mod sprt;
 mod swindle;
 pub mod tactics;
 pub mod units;
+pub mod value;
 pub mod view;
 
 pub use budget::Budget;

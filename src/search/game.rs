@@ -90,6 +90,14 @@ pub trait Game: Clone + Send + Sync {
         record: &mut dyn FnMut(usize),
     ) -> Outcome;
 
+    /// A learnt estimate of how the game goes from here, drawn as an
+    /// outcome, to back up in place of a playout's ([`Game::playout`] is
+    /// then not called). `None`, the default: play it out.
+    fn evaluate<R: RngCore>(&self, policy: &Self::Playout, rng: &mut R) -> Option<Outcome> {
+        let _ = (policy, rng);
+        None
+    }
+
     /// The reward to back up for a playout that ended here with `result`
     /// (the default: the result itself). A game may score more than the
     /// result, as Caminos adds a share of its final counts; the reported

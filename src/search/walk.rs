@@ -151,6 +151,9 @@ impl<G: Game> Walk<G> {
     #[inline]
     pub fn playout(&mut self, game: &mut G) -> Reward {
         self.leaf_side = game.side_to_move();
+        if let Some(result) = game.evaluate(&self.playout, &mut self.rng) {
+            return Reward::plain(result);
+        }
         let played = &mut self.played;
         let record = self.replies.is_some();
         let result = game.playout(

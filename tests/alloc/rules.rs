@@ -1,8 +1,10 @@
 //! The rules' hot paths and the engine's playouts: legal moves, play,
 //! undo, the bridge test, random moves, whole playouts (uniform and with
-//! the engine's policies and reply lookups), and the win and threat tests.
+//! the engine's policies and reply lookups), the win and threat tests, and
+//! the learnt evaluation.
 
 use cabra::engine::playout::Policy;
+use cabra::engine::value;
 use cabra::game::{MoveList, Placement, Player, Position, table};
 use cabra::search::{Outcome, Replies};
 use rand::SeedableRng;
@@ -15,6 +17,8 @@ fn hot_paths_do_not_allocate() {
     // Build the table and the move list before counting.
     let _ = table();
     let mut list = Box::new(MoveList::new());
+    // Loading the built-in weights allocates once.
+    let net = value::builtin().expect("the built-in weights load");
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(42);
     // A reply table with some entries, for the playout's reply lookups.
     let replies = Replies::new(table().entries.len());
@@ -35,6 +39,7 @@ fn hot_paths_do_not_allocate() {
                 .random_move(&mut rng)
                 .expect("an ongoing game has a legal move");
             pos.play(p);
+            checked += (net.value(&pos) > 0.5) as u64;
             checked += pos.has_bridge(Player::One) as u64 + pos.has_bridge(Player::Two) as u64;
             // undo then redo: the state must survive the round trip
             let q = pos.undo().expect("just played");

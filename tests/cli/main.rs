@@ -23,5 +23,6 @@ mod shards;
 mod signals;
 #[cfg(unix)]
 mod terminal;
+mod train;
 mod usage;
 mod variants;

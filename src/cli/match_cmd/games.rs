@@ -23,7 +23,7 @@ use cabra::game::record::{move_line, write_game};
 
 use super::PlayOptions;
 use super::players::{Limits, Spec};
-use super::records::{ForfeitLine, MatchHeader, Recorder, ResultRecord};
+use super::records::{ForfeitLine, MatchHeader, Recorder, ResultRecord, SearchLine};
 use crate::cli::files::save_atomically;
 use crate::cli::options::all_cores;
 use crate::cli::shards::Shard;
@@ -229,6 +229,20 @@ fn line_of(g: usize, r: &GameRecord, specs: &[Spec; 2], plan: &Plan, seconds: f6
         thought: r.thought.map(|t| t.as_secs_f64()),
         moves: r.moves,
         seconds,
+        search: if plan.header.kind == "selfplay" {
+            r.searches
+                .iter()
+                .map(|n| {
+                    n.as_ref().map(|n| SearchLine {
+                        winrate: n.winrate,
+                        iterations: n.iterations,
+                        visits: n.visits.iter().map(|&(m, v)| (m.to_string(), v)).collect(),
+                    })
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
     }
 }
 

@@ -18,7 +18,7 @@ mod merge;
 mod openings;
 mod players;
 mod process;
-mod records;
+pub mod records;
 mod summary;
 
 use std::path::PathBuf;

@@ -118,6 +118,23 @@ pub struct ResultRecord {
     pub moves: [u32; 2],
     /// The game's wall time in seconds.
     pub seconds: f64,
+    /// Self-play only: what the search saw before each placement after
+    /// the opening, in order (docs/TRAINING.md); `null` for a placement no
+    /// engine search made.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub search: Vec<Option<SearchLine>>,
+}
+
+/// What the search saw before one placement of a self-play game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchLine {
+    /// The search's estimate that the side to move wins (draws half).
+    pub winrate: f64,
+    /// Iterations of the search.
+    pub iterations: u64,
+    /// The root moves with at least 1% of the visits (at most 25), most
+    /// visited first: the move in piece notation and its visits.
+    pub visits: Vec<(String, u64)>,
 }
 
 impl ResultRecord {
@@ -195,6 +212,7 @@ mod tests {
             thought: [0.5, 0.25],
             moves: [3, 2],
             seconds: 1.0,
+            search: Vec::new(),
         }
     }
 

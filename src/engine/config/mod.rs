@@ -19,6 +19,7 @@ use thiserror::Error;
 use super::budget::Budget;
 use super::playout::Policy;
 use super::units::{format_duration, parse_count, parse_duration};
+use super::value::{self, Weights};
 use crate::search::{DEFAULT_THREAT_VISITS, SearchConfig, Uct};
 pub use values::{MAX_THREADS, parse_threads};
 use values::{on_off, opt, parse_bool, parse_percent, parse_positive};
@@ -206,6 +207,30 @@ pub const KEYS: &[Key] = &[
             Ok(())
         },
         get: |c| c.playout.pscore.to_string(),
+    },
+    Key {
+        name: "value",
+        value: "0-100",
+        help: "percent of new leaves valued by the learnt evaluation instead of a playout (0: off)",
+        set: |c, v| {
+            c.playout.value = parse_percent(v)?;
+            Ok(())
+        },
+        get: |c| c.playout.value.to_string(),
+    },
+    Key {
+        name: "weights",
+        value: "builtin|FILE",
+        help: "the learnt evaluation's weights: those built in, or a file written by `cabra train`",
+        set: |c, v| {
+            c.playout.weights = if v == "builtin" {
+                Weights::Builtin
+            } else {
+                Weights::File(value::load(std::path::Path::new(v))?)
+            };
+            Ok(())
+        },
+        get: |c| c.playout.weights.name(),
     },
     Key {
         name: "reply",

@@ -46,11 +46,23 @@ fn parses_names_and_keys() {
         "rimlast=on",
         "rimprior=5",
         "pscore=101",
+        "value=101",
+        "weights=no/such/file.bin",
         "treply=on",
         "seed=-1",
     ] {
         assert!(EngineConfig::parse(bad).is_err(), "{bad}");
     }
+}
+
+#[test]
+fn the_learnt_evaluation_is_configured_by_share_and_weights() {
+    let x = EngineConfig::parse("value=30,weights=builtin").unwrap();
+    assert_eq!(x.playout.value, 30);
+    assert_eq!(x.playout.weights, crate::engine::value::Weights::Builtin);
+    let text = x.describe();
+    assert!(text.contains("value=30,weights=builtin"), "{text}");
+    assert_eq!(EngineConfig::parse("baseline").unwrap().playout.value, 0);
 }
 
 #[test]

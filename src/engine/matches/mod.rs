@@ -99,12 +99,35 @@ pub trait Player {
 
     /// The game is over (or abandoned); `pos` is where it ended.
     fn finish(&mut self, _pos: &Position) {}
+
+    /// What the search behind the last [`Player::genmove`] saw, for
+    /// training data (`None`: a program, or nothing to say).
+    fn searched(&mut self) -> Option<SearchNote> {
+        None
+    }
+}
+
+/// The most root moves a [`SearchNote`] lists.
+const NOTED_MOVES: usize = 25;
+
+/// What an engine's search saw before a placement: the training targets
+/// of a self-play game (docs/TRAINING.md).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchNote {
+    /// The search's estimate that the side to move wins (draws half).
+    pub winrate: f64,
+    /// Iterations of the search.
+    pub iterations: u64,
+    /// The root moves with at least 1% of the visits (at most 25), most
+    /// visited first, and their visits.
+    pub visits: Vec<(Move, u64)>,
 }
 
 /// An in-process engine as a player.
 pub struct EnginePlayer {
     engine: EngineHandle,
     stop: Arc<AtomicBool>,
+    last: Option<SearchNote>,
 }
 
 /// Ends a player's search when the match is stopped.
@@ -128,6 +151,7 @@ impl EnginePlayer {
         EnginePlayer {
             engine: EngineHandle::new(config, defaults),
             stop: stop.clone(),
+            last: None,
         }
     }
 }
@@ -136,16 +160,30 @@ impl Player for EnginePlayer {
     /// The engine's limits as [`super::Budget::resolve`] settles them: on a
     /// clock, at most its [`super::clock::allocation`].
     fn genmove(&mut self, pos: &Position, clock: Option<OnClock>) -> Result<Move, Fault> {
-        let request = Request::new(*pos).clock(clock);
+        let request = Request::new(*pos).clock(clock).top_moves(NOTED_MOVES);
         let thought = (self
             .engine
             .start(request, MatchStop(self.stop.clone()))
             .wait())
         .map_err(|e| Fault::Crashed(e.to_string()))?;
-        thought
-            .report
-            .best
+        let r = &thought.report;
+        let floor = r.iterations / 100;
+        self.last = Some(SearchNote {
+            winrate: r.winrate,
+            iterations: r.iterations,
+            visits: r
+                .top
+                .iter()
+                .filter(|m| m.visits > 0 && m.visits >= floor)
+                .map(|m| (m.mv, m.visits))
+                .collect(),
+        });
+        r.best
             .ok_or_else(|| Fault::Refused("no placement found".into()))
+    }
+
+    fn searched(&mut self) -> Option<SearchNote> {
+        self.last.take()
     }
 }
 
@@ -181,6 +219,9 @@ pub struct GameRecord {
     pub thought: [Duration; 2],
     /// The placements each player made (0 = the first given).
     pub moves: [u32; 2],
+    /// What the search saw before each placement after the opening, in
+    /// order ([`Player::searched`]).
+    pub searches: Vec<Option<SearchNote>>,
 }
 
 impl GameRecord {
@@ -218,6 +259,7 @@ pub fn play_game(
     let mut forfeit = None;
     let mut left = [clock.map_or(Duration::ZERO, |c| c.control.main); 2];
     let (mut thought, mut moves) = ([Duration::ZERO; 2], [0u32; 2]);
+    let mut searches = Vec::new();
     while !pos.status().is_over() {
         if stop.load(Ordering::SeqCst) {
             for p in players {
@@ -233,6 +275,7 @@ pub fn play_game(
         let asked = Instant::now();
         let answer = players[idx].genmove(&pos, on_clock);
         let used = asked.elapsed();
+        searches.push(players[idx].searched());
         thought[idx] += used;
         moves[idx] += 1;
         if let Some(c) = clock {
@@ -300,6 +343,7 @@ pub fn play_game(
         forfeit,
         thought,
         moves,
+        searches,
     })
 }
 

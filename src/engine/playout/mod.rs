@@ -23,6 +23,7 @@ pub mod win;
 
 use rand::RngCore;
 
+use super::value::Weights;
 use crate::game::{Placement, Position, Status};
 use crate::search::Replies;
 
@@ -37,6 +38,11 @@ pub struct Policy {
     pub pblock: u8,
     /// Percent of the reward taken from the final counts ([`score`]).
     pub pscore: u8,
+    /// Percent of new leaves valued by the learnt evaluation instead of a
+    /// playout ([`crate::engine::value`]; 0: off).
+    pub value: u8,
+    /// The learnt evaluation's weights.
+    pub weights: Weights,
 }
 
 impl Policy {
@@ -45,6 +51,8 @@ impl Policy {
         pwin: false,
         pblock: 0,
         pscore: 0,
+        value: 0,
+        weights: Weights::Builtin,
     };
 
     /// The playouts of the engine as shipped (measured in docs/STRENGTH.md).
@@ -52,6 +60,8 @@ impl Policy {
         pwin: true,
         pblock: 4,
         pscore: 10,
+        value: 0,
+        weights: Weights::Builtin,
     };
 
     /// Plays `pos` to its end and returns the result, calling `record` with
@@ -66,7 +76,7 @@ impl Policy {
         mut last: Option<Placement>,
         mut record: impl FnMut(Placement),
     ) -> Status {
-        if *self == Policy::UNIFORM && replies.is_none() {
+        if !self.pwin && self.pblock == 0 && self.pscore == 0 && replies.is_none() {
             return pos.random_playout(rng);
         }
         // The side to move's win in one, when the previous step already

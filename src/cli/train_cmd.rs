@@ -1,0 +1,168 @@
+//! `cabra train`: fit the learnt evaluation to the games recorded by
+//! `selfplay --out` (or `match --out`), and write a weights file that
+//! `weights=FILE` reads and `weights/value.bin` builds in.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use cabra::engine::value::train::{self, Sample, TrainConfig};
+use cabra::engine::value::{self, format};
+use cabra::game::{Move, Rules, parse_move};
+
+use super::match_cmd::records::ResultRecord;
+use super::shards::{jsonl, records_file};
+
+/// Arguments of `cabra train`.
+#[derive(clap::Args, Debug)]
+pub struct TrainArgs {
+    /// Folders written by `selfplay --out` or `match --out` (their
+    /// results.jsonl), shards included.
+    #[arg(long, num_args = 1.., required = true, value_name = "DIR")]
+    pub data: Vec<PathBuf>,
+    /// Where to write the weights.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Replace --out if it exists.
+    #[arg(long)]
+    pub force: bool,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 20)]
+    pub epochs: usize,
+    /// Positions per step.
+    #[arg(long, default_value_t = 256)]
+    pub batch: usize,
+    /// Adam's step size.
+    #[arg(long, default_value_t = 0.002)]
+    pub rate: f32,
+    /// Seed of the initial weights, the order and the symmetries.
+    #[arg(long, default_value_t = 1, value_parser = super::options::parse_seed)]
+    pub seed: u64,
+    /// Start from these weights (`builtin` or a file) instead of random ones.
+    #[arg(long, value_name = "FILE")]
+    pub from: Option<String>,
+    /// Hold out every Nth game to measure the loss on (0: none).
+    #[arg(long, default_value_t = 10)]
+    pub holdout: usize,
+    /// How much of a position's label is the search's estimate where the
+    /// record has one (self-play records), the rest the game's result: 0
+    /// to 1.
+    #[arg(long, default_value_t = 0.0, value_parser = parse_share)]
+    pub search_weight: f32,
+}
+
+fn parse_share(v: &str) -> Result<f32, String> {
+    match v.parse::<f32>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(format!("'{v}' is not a number from 0 to 1")),
+    }
+}
+
+/// The moves of a record's placement line: `"260 360 450 460  # L T180 250"`.
+fn record_moves(r: &ResultRecord) -> Result<Vec<Move>, String> {
+    r.placements
+        .iter()
+        .map(|t| {
+            let text = t.split('#').next().unwrap_or("").trim();
+            parse_move(text).map_err(|e| format!("'{text}': {e}"))
+        })
+        .collect()
+}
+
+/// Runs `cabra train`.
+pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
+    if args.out.exists() && !args.force {
+        bail!("{} exists; add --force to replace it", args.out.display());
+    }
+    super::save::check(&args.out)?;
+    if args.epochs == 0 || args.batch == 0 {
+        bail!("--epochs and --batch must be at least 1");
+    }
+    let start = Instant::now();
+    let (mut train_set, mut valid_set) = (Vec::<Sample>::new(), Vec::<Sample>::new());
+    let (mut games, mut skipped) = (0usize, 0usize);
+    for dir in &args.data {
+        let path = records_file(dir);
+        if !path.exists() {
+            bail!("{} holds no {}", dir.display(), super::shards::RECORDS);
+        }
+        let (records, _) = jsonl::read_lines::<ResultRecord>(&path, "a game record")?;
+        for r in &records {
+            let rules: Rules = r.header.rules.parse().map_err(|e| {
+                anyhow::anyhow!(
+                    "{} game {}: rules '{}': {e}",
+                    path.display(),
+                    r.game,
+                    r.header.rules
+                )
+            })?;
+            let moves = record_moves(r)
+                .map_err(|e| anyhow::anyhow!("{} game {}: {e}", path.display(), r.game))?;
+            // A forfeit or an adjudication ends a game the moves do not.
+            let Some(mut samples) = train::samples_of_game(rules, &moves) else {
+                skipped += 1;
+                continue;
+            };
+            if args.search_weight > 0.0 {
+                // The searches start after the opening, one per placement.
+                let w = args.search_weight;
+                for (s, n) in samples.iter_mut().skip(r.opening.len()).zip(&r.search) {
+                    if let Some(n) = n {
+                        s.target = (1.0 - w) * s.target + w * n.winrate as f32;
+                    }
+                }
+            }
+            games += 1;
+            if args.holdout > 0 && games % args.holdout == 0 {
+                valid_set.extend(samples);
+            } else {
+                train_set.extend(samples);
+            }
+        }
+    }
+    if train_set.is_empty() {
+        bail!("no finished games to train on in the --data folders");
+    }
+    println!(
+        "{games} games ({skipped} not finished on the board, left out): {} positions to train on, {} held out",
+        train_set.len(),
+        valid_set.len()
+    );
+    let init = match args.from.as_deref() {
+        None => None,
+        Some("builtin") => Some(value::builtin().context("the built-in weights are damaged")?),
+        Some(f) => Some(value::load(std::path::Path::new(f)).map_err(anyhow::Error::msg)?),
+    };
+    let config = TrainConfig {
+        epochs: args.epochs,
+        batch: args.batch,
+        rate: args.rate,
+        seed: args.seed,
+    };
+    let held = !valid_set.is_empty();
+    let params = train::train(&train_set, &valid_set, config, init, |e| {
+        if held {
+            println!(
+                "epoch {}/{}: loss {:.4}, held out {:.4} (winner named in {:.1}%)",
+                e.number,
+                args.epochs,
+                e.train_loss,
+                e.valid_loss,
+                100.0 * e.valid_accuracy
+            );
+        } else {
+            println!(
+                "epoch {}/{}: loss {:.4}",
+                e.number, args.epochs, e.train_loss
+            );
+        }
+    });
+    super::save::save_atomically(&args.out, &format::encode(&params))?;
+    println!(
+        "wrote {} (format version {}) in {:.1} s",
+        args.out.display(),
+        format::VERSION,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

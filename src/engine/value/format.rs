@@ -1,0 +1,137 @@
+//! The weights file: what a trained evaluation is stored as, in the
+//! binary and on disk.
+//!
+//! Little-endian throughout: the 8 bytes `CABRAVAL`, the format version
+//! ([`VERSION`], u32), the number of inputs and of hidden units (u32 each),
+//! then the weights as f32 (first layer input by input, its biases, the
+//! output weights, the output bias), and last the 64-bit FNV-1a checksum
+//! of every byte before it.
+
+use thiserror::Error;
+
+use super::HIDDEN;
+use super::features::INPUTS;
+
+/// The first bytes of a weights file.
+pub const MAGIC: &[u8; 8] = b"CABRAVAL";
+
+/// The version of the format and of the inputs it is trained on; a file
+/// of another version is refused.
+pub const VERSION: u32 = 1;
+
+const HEADER: usize = 8 + 4 + 4 + 4;
+
+/// Why a weights file cannot be read.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum WeightsError {
+    /// It does not start with [`MAGIC`].
+    #[error("not a Cabra weights file (it does not start with CABRAVAL)")]
+    NotWeights,
+    /// Another format version.
+    #[error("weights of format version {found}; this build reads version {VERSION}")]
+    Version {
+        /// The version in the file.
+        found: u32,
+    },
+    /// Other sizes than this build's evaluation.
+    #[error(
+        "weights for {inputs} inputs and {hidden} hidden units; this build has {INPUTS} and {HIDDEN}"
+    )]
+    Shape {
+        /// The inputs in the file.
+        inputs: u32,
+        /// The hidden units in the file.
+        hidden: u32,
+    },
+    /// Fewer or more bytes than the header says.
+    #[error("the file holds {found} bytes where its header says {expected}")]
+    Length {
+        /// Bytes expected.
+        expected: usize,
+        /// Bytes found.
+        found: usize,
+    },
+    /// The checksum does not match: the file is damaged.
+    #[error("the checksum does not match: the file is damaged")]
+    Checksum,
+}
+
+/// 64-bit FNV-1a.
+pub fn fnv64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// How many f32 the weights are.
+pub const PARAMS: usize = INPUTS * HIDDEN + HIDDEN + HIDDEN + 1;
+
+/// The bytes of a file holding `params` (in the order of the format).
+pub fn encode(params: &[f32]) -> Vec<u8> {
+    assert_eq!(params.len(), PARAMS, "weights of this build's shape");
+    let mut out = Vec::with_capacity(HEADER + 4 * PARAMS + 8);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
+    out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+    for p in params {
+        out.extend_from_slice(&p.to_le_bytes());
+    }
+    let sum = fnv64(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    out
+}
+
+/// The weights in `bytes`, checked.
+pub fn decode(bytes: &[u8]) -> Result<Vec<f32>, WeightsError> {
+    if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+        return Err(WeightsError::NotWeights);
+    }
+    let word = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
+    let found = word(8);
+    if found != VERSION {
+        return Err(WeightsError::Version { found });
+    }
+    let (inputs, hidden) = (word(12), word(16));
+    if inputs as usize != INPUTS || hidden as usize != HIDDEN {
+        return Err(WeightsError::Shape { inputs, hidden });
+    }
+    let expected = HEADER + 4 * PARAMS + 8;
+    if bytes.len() != expected {
+        return Err(WeightsError::Length {
+            expected,
+            found: bytes.len(),
+        });
+    }
+    let (body, sum) = bytes.split_at(expected - 8);
+    if fnv64(body).to_le_bytes() != sum {
+        return Err(WeightsError::Checksum);
+    }
+    Ok(body[HEADER..]
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_round_trip_and_damage_is_found() {
+        let params: Vec<f32> = (0..PARAMS).map(|i| i as f32 * 0.001).collect();
+        let bytes = encode(&params);
+        assert_eq!(decode(&bytes).unwrap(), params);
+        let mut bad = bytes.clone();
+        bad[HEADER + 5] ^= 1;
+        assert_eq!(decode(&bad), Err(WeightsError::Checksum));
+        let mut old = bytes.clone();
+        old[8] = 9;
+        assert_eq!(decode(&old), Err(WeightsError::Version { found: 9 }));
+        assert_eq!(decode(b"hello"), Err(WeightsError::NotWeights));
+        assert!(matches!(
+            decode(&bytes[..bytes.len() - 1]),
+            Err(WeightsError::Length { .. })
+        ));
+    }
+}

@@ -1,0 +1,124 @@
+//! The training pipeline of docs/TRAINING.md at a small size, as a user
+//! runs it: self-play writes games, `train` fits weights to them, and an
+//! engine with `weights=FILE` plays with them. Damaged or missing weights
+//! are errors that say so.
+
+use crate::common::*;
+
+fn success(o: std::process::Output) -> String {
+    assert!(o.status.success(), "{}", stderr(&o));
+    String::from_utf8(o.stdout).unwrap()
+}
+
+#[test]
+fn generate_train_load_and_play() {
+    let dir = temp_dir();
+    let games = dir.path().join("games");
+    let weights = dir.path().join("w.bin");
+    let (g, w) = (games.to_str().unwrap(), weights.to_str().unwrap());
+    success(cabra(&[
+        "selfplay",
+        "--games",
+        "6",
+        "--iterations",
+        "100",
+        "--threads",
+        "1",
+        "--seed",
+        "1",
+        "--quiet",
+        "--out",
+        g,
+    ]));
+    let out = success(cabra(&[
+        "train",
+        "--data",
+        g,
+        "--out",
+        w,
+        "--epochs",
+        "3",
+        "--holdout",
+        "3",
+    ]));
+    assert!(out.contains("6 games"), "{out}");
+    assert!(out.contains("epoch 3/3: loss"), "{out}");
+    assert!(out.contains("held out"), "{out}");
+    let bytes = std::fs::read(&weights).unwrap();
+    assert_eq!(&bytes[..8], b"CABRAVAL");
+
+    // Trained again without --force: refused, the file left as it was.
+    let again = cabra(&["train", "--data", g, "--out", w, "--epochs", "1"]);
+    assert!(!again.status.success());
+    assert!(stderr(&again).contains("--force"), "{}", stderr(&again));
+    assert_eq!(std::fs::read(&weights).unwrap(), bytes);
+
+    // A game played by an engine that values every leaf with them.
+    let played = dir.path().join("played");
+    let engine = format!("default,value=100,weights={w}");
+    let out = success(cabra(&[
+        "selfplay",
+        "--engine",
+        &engine,
+        "--games",
+        "2",
+        "--iterations",
+        "300",
+        "--threads",
+        "1",
+        "--seed",
+        "2",
+        "--quiet",
+        "--out",
+        played.to_str().unwrap(),
+    ]));
+    assert!(out.contains("2 games written"), "{out}");
+    let records = std::fs::read_to_string(played.join("results.jsonl")).unwrap();
+    assert!(
+        records.contains(&format!("value=100,weights={w}")),
+        "{records}"
+    );
+}
+
+#[test]
+fn damaged_or_missing_weights_are_refused() {
+    let dir = temp_dir();
+    let bad = dir.path().join("bad.bin");
+    let mut bytes = std::fs::read("weights/value.bin").unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x40;
+    std::fs::write(&bad, &bytes).unwrap();
+    let engine = format!("default,value=50,weights={}", bad.display());
+    let o = cabra(&["search", "--engine", &engine, "--iterations", "100"]);
+    assert_no_panic(&o, "damaged weights");
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("checksum"), "{}", stderr(&o));
+
+    let o = cabra(&[
+        "search",
+        "--engine",
+        "default,weights=no/such.bin",
+        "--iterations",
+        "100",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("cannot read 'no/such.bin'"),
+        "{}",
+        stderr(&o)
+    );
+
+    let o = cabra(&[
+        "train",
+        "--data",
+        dir.path().to_str().unwrap(),
+        "--out",
+        "x.bin",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("holds no results.jsonl"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -99,10 +99,21 @@ impl Game for Position {
         }
         let v = policy.weights.net()?.value(self);
         let side = self.side_to_move();
-        // A win drawn with the network's odds: the tree keeps whole
-        // rewards, and on average this backs up the value itself.
+        // The tree keeps whole rewards (win 1, draw 1/2, loss 0): draw one
+        // whose mean is the value, from the two nearest it, which varies
+        // less than a win or loss drawn with the value's odds.
         let roll = (rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32;
-        Some(Outcome::Win(if roll < v { side } else { 1 - side }))
+        Some(if v >= 0.5 {
+            if roll < 2.0 * v - 1.0 {
+                Outcome::Win(side)
+            } else {
+                Outcome::Draw
+            }
+        } else if roll < 2.0 * v {
+            Outcome::Draw
+        } else {
+            Outcome::Win(1 - side)
+        })
     }
 
     #[inline]

@@ -228,6 +228,7 @@ fn header(
     };
     Ok(MatchHeader {
         kind: kind.into(),
+        format: records::FORMAT,
         version: env!("CARGO_PKG_VERSION").into(),
         a: specs[0].name().into(),
         b: specs[1].name().into(),

@@ -26,6 +26,10 @@ pub use crate::cli::shards::{RECORDS, records_file};
 pub struct MatchHeader {
     /// `match` or `selfplay`.
     pub kind: String,
+    /// The version of this records format ([`FORMAT`]); records without
+    /// one are version 1.
+    #[serde(default = "first_format")]
+    pub format: u32,
     /// The version of cabra that played.
     pub version: String,
     /// Player A as given (`--a`; selfplay: `--engine`).
@@ -50,11 +54,20 @@ pub struct MatchHeader {
     pub games: u64,
 }
 
+/// The version of the records format: 2 adds `format` and self-play's
+/// `search` (docs/TRAINING.md).
+pub const FORMAT: u32 = 2;
+
+fn first_format() -> u32 {
+    1
+}
+
 impl MatchHeader {
     /// Each field as (name, value), in order.
-    fn fields(&self) -> [(&'static str, String); 12] {
+    fn fields(&self) -> [(&'static str, String); 13] {
         [
             ("kind", self.kind.clone()),
+            ("format", self.format.to_string()),
             ("version", self.version.clone()),
             ("a", self.a.clone()),
             ("b", self.b.clone()),
@@ -181,6 +194,7 @@ mod tests {
 
     pub(crate) fn header() -> MatchHeader {
         MatchHeader {
+            format: FORMAT,
             kind: "match".into(),
             version: "0.2.0".into(),
             a: "default".into(),

@@ -1,16 +1,22 @@
 //! The inputs of the learnt evaluation: which of its [`INPUTS`] are on in a
 //! position, seen from the side to move. A position turns on one input per
-//! cube (by owner, whether it is still visible, and cell) and one per
-//! piece count and perimeter count of each side, at most 138 in all.
+//! cube (by owner, whether it is still visible, and cell), one more per
+//! visible cube for each edge its chain of visible cubes reaches (what a
+//! bridge is made of), and one per piece count and perimeter count of
+//! each side.
 
-use crate::game::bridge::visible;
+use crate::game::bitboard::{EAST, NORTH, SOUTH, WEST};
+use crate::game::bridge::{flood, visible};
 use crate::game::{Piece, Position, Volume};
 
 /// Cells of the board: 8 x 8 columns, 3 levels.
 const CELLS: usize = 192;
-/// The first input of the piece counts: after the four planes of cubes
-/// (own visible, opponent visible, own hidden, opponent hidden).
-const PIECES: usize = 4 * CELLS;
+/// Planes of cells: own visible, opponent visible, own hidden, opponent
+/// hidden, then own visible cubes joined to the north, south, west and
+/// east edges, then the opponent's.
+const PLANES: usize = 12;
+/// The first input of the piece counts.
+const PIECES: usize = PLANES * CELLS;
 /// The first input of the perimeter counts: after 2 sides x 4 piece types
 /// x 5 counts (0 to 4 left).
 const PERIMETER: usize = PIECES + 2 * 4 * 5;
@@ -20,9 +26,13 @@ const PERIMETER_BUCKETS: usize = 8;
 /// How many inputs the evaluation has.
 pub const INPUTS: usize = PERIMETER + 2 * PERIMETER_BUCKETS;
 
-/// The most inputs one position turns on: 28 pieces of 4 cubes, 8 piece
-/// counts and 2 perimeter counts.
-pub const MAX_ACTIVE: usize = 28 * 4 + 8 + 2;
+/// The most inputs one position turns on: 28 pieces of 4 cubes, each in
+/// its owner's plane and up to four edge planes, 8 piece counts and 2
+/// perimeter counts.
+pub const MAX_ACTIVE: usize = 28 * 4 * 5 + 8 + 2;
+
+/// The edges in the order of their planes.
+const EDGES: [u64; 4] = [NORTH, SOUTH, WEST, EAST];
 
 /// The board's eight symmetries (turns and mirrors): both players may join
 /// either pair of opposite edges, so each maps a position to one of equal
@@ -43,6 +53,35 @@ fn map_square(sq: usize, t: usize) -> usize {
     y * 8 + x
 }
 
+/// Edge `e` (north, south, west, east) under symmetry `t`, as
+/// [`map_square`] maps the squares.
+#[inline]
+fn map_edge(mut e: usize, t: usize) -> usize {
+    if t & 1 != 0 && e >= 2 {
+        e ^= 1;
+    }
+    if t & 2 != 0 && e < 2 {
+        e ^= 1;
+    }
+    if t & 4 != 0 {
+        e ^= 2;
+    }
+    e
+}
+
+/// The cubes of `vis` joined to each edge through chains of `vis`.
+#[inline]
+fn joined(vis: Volume) -> [Volume; 4] {
+    EDGES.map(|edge| {
+        let seed = Volume(vis.0.map(|l| l & edge));
+        if seed.is_empty() {
+            Volume::EMPTY
+        } else {
+            flood(vis, seed)
+        }
+    })
+}
+
 /// Calls `on` with every input that `pos` turns on, seen from its side to
 /// move, under symmetry `t` (0: as it stands; see [`map_square`]).
 /// Allocation-free: it walks the bits of the position's volumes.
@@ -53,12 +92,18 @@ pub fn for_each_active(pos: &Position, t: usize, mut on: impl FnMut(usize)) {
     let (own, opp) = (pos.cubes(me), pos.cubes(them));
     let own_vis = visible(own, opp);
     let opp_vis = visible(opp, own);
-    let planes: [Volume; 4] = [
-        own_vis,
-        opp_vis,
-        Volume([0, 1, 2].map(|z| own.0[z] & !own_vis.0[z])),
-        Volume([0, 1, 2].map(|z| opp.0[z] & !opp_vis.0[z])),
-    ];
+    let own_joined = joined(own_vis);
+    let opp_joined = joined(opp_vis);
+    let mut planes = [Volume::EMPTY; PLANES];
+    planes[0] = own_vis;
+    planes[1] = opp_vis;
+    planes[2] = Volume([0, 1, 2].map(|z| own.0[z] & !own_vis.0[z]));
+    planes[3] = Volume([0, 1, 2].map(|z| opp.0[z] & !opp_vis.0[z]));
+    for e in 0..4 {
+        let m = map_edge(e, t);
+        planes[4 + m] = own_joined[e];
+        planes[8 + m] = opp_joined[e];
+    }
     for (p, plane) in planes.iter().enumerate() {
         for (z, &layer) in plane.0.iter().enumerate() {
             let mut bits = layer;
@@ -112,8 +157,13 @@ mod tests {
         }
         assert!(on.iter().all(|&i| i >= CELLS), "no cube of the mover");
         assert!(on.iter().all(|&i| i < INPUTS));
-        // 4 cubes, 8 piece counts, 2 perimeter counts.
-        assert_eq!(on.len(), 14);
+        // 4 cubes, each joined to the north and west edges (the O is in
+        // the corner), 8 piece counts, 2 perimeter counts.
+        assert_eq!(on.len(), 4 * 3 + 8 + 2);
+        for (edge, plane) in [(0, 8), (2, 10)] {
+            assert!(on.contains(&(plane * CELLS)), "edge {edge}");
+        }
+        assert!(!on.contains(&(9 * CELLS)) && !on.contains(&(11 * CELLS)));
         // The opponent holds one O fewer: 1 left of 2.
         let o = Piece::ALL.iter().position(|&p| p == Piece::O).unwrap();
         assert!(on.contains(&(PIECES + (4 + o) * 5 + 1)));
@@ -121,5 +171,20 @@ mod tests {
         let mut mirrored = Vec::new();
         for_each_active(&pos, 1, |i| mirrored.push(i));
         assert!(mirrored.contains(&(CELLS + 7)) && mirrored.contains(&(CELLS + 6)));
+        // ... and joined to the east edge instead of the west.
+        assert!(mirrored.contains(&(11 * CELLS + 7)) && !mirrored.contains(&(10 * CELLS + 7)));
+    }
+
+    #[test]
+    fn edges_map_with_the_squares() {
+        // The square at the middle of each edge's row or column.
+        let on_edge = [3usize, 7 * 8 + 3, 3 * 8, 3 * 8 + 7];
+        for t in 0..8 {
+            for (e, &sq) in on_edge.iter().enumerate() {
+                let mapped = map_square(sq, t);
+                let m = map_edge(e, t);
+                assert!(EDGES[m] & (1u64 << mapped) != 0, "edge {e} under {t}");
+            }
+        }
     }
 }

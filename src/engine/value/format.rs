@@ -17,7 +17,7 @@ pub const MAGIC: &[u8; 8] = b"CABRAVAL";
 
 /// The version of the format and of the inputs it is trained on; a file
 /// of another version is refused.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 const HEADER: usize = 8 + 4 + 4 + 4;
 

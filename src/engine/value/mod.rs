@@ -202,7 +202,7 @@ mod tests {
     }
 
     #[test]
-    fn leaves_are_valued_at_the_configured_share_with_the_nets_odds() {
+    fn leaves_are_valued_at_the_configured_share_with_the_nets_mean() {
         let pos = Position::new();
         let net = builtin().unwrap();
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
@@ -211,19 +211,19 @@ mod tests {
                 value,
                 ..Policy::SHIPPED
             };
-            let (mut valued, mut wins) = (0, 0);
+            let (mut valued, mut doubled) = (0, 0);
             for _ in 0..4000 {
                 if let Some(o) = pos.evaluate(&policy, rng) {
                     valued += 1;
-                    wins += usize::from(o == Outcome::Win(0));
+                    doubled += o.doubled_for(0) as usize;
                 }
             }
-            (valued, wins)
+            (valued, doubled)
         };
         assert_eq!(count(0, &mut rng).0, 0);
-        let (valued, wins) = count(100, &mut rng);
+        let (valued, doubled) = count(100, &mut rng);
         assert_eq!(valued, 4000);
-        let share = wins as f32 / 4000.0;
+        let share = doubled as f32 / 8000.0;
         assert!(
             (share - net.value(&pos)).abs() < 0.04,
             "{share} against {}",

@@ -455,6 +455,11 @@ impl EngineConfig {
             s.push_str(&format!("  {name:<10} {what}\n"));
         }
         s.push_str("Keys (name=value, comma-separated, applied left to right):\n");
+        let width = KEYS
+            .iter()
+            .map(|k| k.name.len() + 1 + k.value.len())
+            .max()
+            .unwrap_or(0);
         for k in KEYS {
             let (dv, bv) = (k.get(&d), k.get(&b));
             let defaults = if dv == "-" {
@@ -465,7 +470,7 @@ impl EngineConfig {
                 format!(" [default {dv}; baseline {bv}]")
             };
             s.push_str(&format!(
-                "  {:<18} {}{defaults}\n",
+                "  {:<width$} {}{defaults}\n",
                 format!("{}={}", k.name, k.value),
                 k.help
             ));

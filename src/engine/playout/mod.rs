@@ -60,7 +60,7 @@ impl Policy {
         pwin: true,
         pblock: 4,
         pscore: 10,
-        value: 0,
+        value: 50,
         weights: Weights::Builtin,
     };
 

@@ -30,6 +30,35 @@ fn generate_train_load_and_play() {
         "--out",
         g,
     ]));
+    // Each record holds the search's targets of each engine placement.
+    let text = std::fs::read_to_string(games.join("results.jsonl")).unwrap();
+    for line in text.lines() {
+        let r: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(r["match"]["format"], 2);
+        let (all, opening) = (
+            r["placements"].as_array().unwrap().len(),
+            r["opening"].as_array().unwrap().len(),
+        );
+        let search = r["search"].as_array().expect("a search field");
+        assert_eq!(search.len(), all - opening);
+        let placements = r["placements"].as_array().unwrap();
+        for (i, s) in search.iter().enumerate() {
+            // A search may stop early on a proof.
+            assert!(s["iterations"].as_u64().unwrap() <= 100);
+            let w = s["winrate"].as_f64().unwrap();
+            assert!((0.0..=1.0).contains(&w));
+            let visits = s["visits"].as_array().unwrap();
+            assert!(visits.len() <= 25);
+            // Visits count those of the tree kept from earlier searches.
+            assert!(visits.iter().all(|v| v[1].as_u64().unwrap() > 0));
+            // The placement played comes first when it is listed.
+            let played = placements[opening + i].as_str().unwrap();
+            let played = played.split('#').nth(1).unwrap().trim();
+            if let Some(k) = visits.iter().position(|v| v[0] == played) {
+                assert_eq!(k, 0, "{played} in {visits:?}");
+            }
+        }
+    }
     let out = success(cabra(&[
         "train",
         "--data",

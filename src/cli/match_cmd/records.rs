@@ -145,8 +145,9 @@ pub struct SearchLine {
     pub winrate: f64,
     /// Iterations of the search.
     pub iterations: u64,
-    /// The root moves with at least 1% of the visits (at most 25), most
-    /// visited first: the move in piece notation and its visits.
+    /// The root moves with at least 1% as many visits as the search had
+    /// iterations (at most 25), the one chosen first: the move in piece
+    /// notation and its visits (those of the kept tree included).
     pub visits: Vec<(String, u64)>,
 }
 
@@ -239,6 +240,20 @@ mod tests {
             ..a.clone()
         };
         assert_eq!(a.differs(&b), Some(("seed", "1".into(), "2".into())));
+    }
+
+    #[test]
+    fn records_without_a_format_are_format_one_and_another_match() {
+        let mut json = serde_json::to_value(line(1)).unwrap();
+        assert_eq!(json["match"]["format"], FORMAT);
+        assert!(json.get("search").is_none(), "no search field when empty");
+        json["match"].as_object_mut().unwrap().remove("format");
+        let old: ResultRecord = serde_json::from_value(json).unwrap();
+        assert_eq!(old.header.format, 1);
+        assert_eq!(
+            old.header.differs(&header()),
+            Some(("format", "1".into(), FORMAT.to_string()))
+        );
     }
 
     #[test]

@@ -118,8 +118,9 @@ pub struct SearchNote {
     pub winrate: f64,
     /// Iterations of the search.
     pub iterations: u64,
-    /// The root moves with at least 1% of the visits (at most 25), most
-    /// visited first, and their visits.
+    /// The root moves with at least 1% as many visits as the search had
+    /// iterations (at most 25), the one chosen first, and their visits
+    /// (those of the kept tree included).
     pub visits: Vec<(Move, u64)>,
 }
 

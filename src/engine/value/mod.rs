@@ -186,7 +186,7 @@ impl Eq for Weights {}
 mod tests {
     use super::*;
     use crate::engine::playout::Policy;
-    use crate::search::{Game, Outcome};
+    use crate::search::Game;
     use rand::SeedableRng;
     use rand_xoshiro::Xoshiro256PlusPlus;
 

@@ -83,8 +83,9 @@ fn joined(vis: Volume) -> [Volume; 4] {
 }
 
 /// Calls `on` with every input that `pos` turns on, seen from its side to
-/// move, under symmetry `t` (0: as it stands; see [`map_square`]).
-/// Allocation-free: it walks the bits of the position's volumes.
+/// move, under symmetry `t` of the board's eight turns and mirrors (0: as
+/// it stands). Allocation-free: it walks the bits of the position's
+/// volumes.
 #[inline]
 pub fn for_each_active(pos: &Position, t: usize, mut on: impl FnMut(usize)) {
     let me = pos.to_move();

@@ -7,7 +7,7 @@
 //! a position turns on at most [`features::MAX_ACTIVE`] of the
 //! [`features::INPUTS`], so the first layer is a sum of that many rows, as
 //! in NNUE. Trained by `cabra train` ([`train`]) on self-play records; the
-//! weights built in are `weights/value.bin` ([`format`]).
+//! weights built in are `weights/value.bin` ([`mod@format`]).
 
 pub mod features;
 pub mod format;
@@ -42,7 +42,7 @@ impl std::fmt::Debug for Net {
 }
 
 impl Net {
-    /// The network of the weights in `params` (in [`format`]'s order).
+    /// The network of the weights in `params` (in [`mod@format`]'s order).
     pub fn from_params(params: &[f32], source: &str) -> Net {
         assert_eq!(
             params.len(),

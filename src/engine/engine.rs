@@ -248,7 +248,10 @@ impl Engine {
             let mut config = swindle::search_config(&self.config.search);
             config.threads = threads;
             config.seed = swindle::seed(seed, pos);
-            config.node_cap = self.node_cap;
+            // A tree of at most 2^20 nodes: a proven position needs no
+            // more to rank its tries, and growing the arena past it (a
+            // copy of tens of megabytes) could land past the deadline.
+            config.node_cap = self.node_cap.min(swindle::MAX_NODES);
             config.top_moves = top_moves.max(1);
             let mut searcher = Searcher::with_playout(*pos, config, playout);
             let first = report.clone();

@@ -24,6 +24,9 @@ use super::endgame::Endgame;
 use crate::game::{Move, Position, Status};
 use crate::search::{MoveStats, Proven, Report, SearchConfig};
 
+/// The most nodes of the second search's tree.
+pub(crate) const MAX_NODES: usize = 1 << 20;
+
 /// Node budget of the exact search that checks that a move keeps a draw.
 const DRAW_CHECK_NODES: u64 = 100_000;
 

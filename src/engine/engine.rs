@@ -249,14 +249,18 @@ impl Engine {
             config.threads = threads;
             config.seed = swindle::seed(seed, pos);
             // A tree of at most 2^20 nodes: a proven position needs no
-            // more to rank its tries, and growing the arena past it (a
-            // copy of tens of megabytes) could land past the deadline.
+            // more to rank its tries, and a bigger one only costs memory
+            // (and time to grow its arena).
             config.node_cap = self.node_cap.min(swindle::MAX_NODES);
             config.top_moves = top_moves.max(1);
             let mut searcher = Searcher::with_playout(*pos, config, playout);
             let first = report.clone();
+            let second_sliced = Sliced {
+                budget: swindle::second_budget(budget, &first),
+                ..sliced
+            };
             let (mut second, stopped) =
-                sliced.run(&mut searcher, first.iterations, progress, &|r| {
+                second_sliced.run(&mut searcher, first.iterations, progress, &|r| {
                     swindle::present(r, &first)
                 });
             if first.proven == Some(Proven::Loss) {

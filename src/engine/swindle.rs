@@ -17,7 +17,7 @@
 //! endgame search proves still draws: of the moves that keep the draw,
 //! the one that leaves the opponent the most ways to lose.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::budget::Budget;
 use super::endgame::Endgame;
@@ -31,9 +31,15 @@ pub(crate) const MAX_NODES: usize = 1 << 20;
 const DRAW_CHECK_NODES: u64 = 100_000;
 
 /// How many of the second search's moves, most visited first, are checked
-/// for keeping a draw: the checks come after the budget, so they must be
-/// few.
+/// for keeping a draw: the checks come at the end of the budget, so they
+/// must be few.
 const CANDIDATES: usize = 8;
+
+/// The most time kept back from a drawn position's second search for the
+/// draw checks (a tenth of the time when that is less). The checks end at
+/// the move's deadline: without this reserve they would either run past it
+/// or find no time at all.
+const DRAW_CHECK_RESERVE: Duration = Duration::from_millis(100);
 
 /// Whether the report of a search that began at `start` is a proven loss
 /// or draw with budget left to look for the best try (a budget with no
@@ -47,6 +53,19 @@ pub(crate) fn applies(report: &Report<Move>, budget: &Budget, start: Instant) ->
         _ => true,
     };
     matches!(report.proven, Some(Proven::Loss | Proven::Draw)) && report.best.is_some() && left
+}
+
+/// The second search's budget after a `first` search that proved the
+/// position lost or drawn: the rest of the move's, less, for a draw with a
+/// time limit, the reserve of the checks that a move keeps the draw.
+pub(crate) fn second_budget(budget: Budget, first: &Report<Move>) -> Budget {
+    match (first.proven, budget.time) {
+        (Some(Proven::Draw), Some(t)) => Budget {
+            time: Some(t - DRAW_CHECK_RESERVE.min(t / 10)),
+            ..budget
+        },
+        _ => budget,
+    }
 }
 
 /// The search that looks for the best try: the engine's own, without the
@@ -168,10 +187,13 @@ fn drawn(
     first.seconds = second.seconds;
     first.nodes += second.nodes;
     let mut endgame = Endgame::new();
+    // Past the deadline no check starts (one under way gives up within
+    // [`super::endgame::STOP_CHECK`] nodes).
     let Some(pick) = second
         .top
         .iter()
         .take(CANDIDATES)
+        .take_while(|_| !stop())
         .find(|m| keeps_draw(pos, m.mv, &mut endgame, stop))
     else {
         return first;
@@ -320,6 +342,21 @@ mod tests {
         assert!(safe.contains(&best), "{best} lets the opponent win at once");
         assert_eq!((r.top[0].mv, r.top[0].visits), (best, 0));
         assert_eq!(r.top.len(), 3);
+    }
+
+    #[test]
+    fn a_drawn_positions_second_search_leaves_time_for_the_draw_checks() {
+        let ms = Duration::from_millis;
+        let mut first = think("default,swindle=off", &lost());
+        let lost_budget = Budget::time(ms(1000));
+        assert_eq!(second_budget(lost_budget, &first), lost_budget);
+        first.proven = Some(Proven::Draw);
+        let time = |b: Budget| second_budget(b, &first).time;
+        assert_eq!(time(Budget::time(ms(1000))), Some(ms(900)));
+        assert_eq!(time(Budget::time(ms(200))), Some(ms(180)));
+        assert_eq!(time(Budget::time(ms(5000))), Some(ms(4900)));
+        let counted = Budget::iterations(1000);
+        assert_eq!(second_budget(counted, &first), counted);
     }
 
     #[test]

@@ -41,7 +41,8 @@ pub struct TrainArgs {
     /// Start from these weights (`builtin` or a file) instead of random ones.
     #[arg(long, value_name = "FILE")]
     pub from: Option<String>,
-    /// Hold out every Nth game to measure the loss on (0: none).
+    /// Hold out every Nth game to measure the loss on: 0 (none) or 2 and
+    /// more.
     #[arg(long, default_value_t = 10)]
     pub holdout: usize,
     /// How much of a position's label is the search's estimate where the
@@ -77,6 +78,9 @@ pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
     super::save::check(&args.out)?;
     if args.epochs == 0 || args.batch == 0 {
         bail!("--epochs and --batch must be at least 1");
+    }
+    if args.holdout == 1 {
+        bail!("--holdout 1 would hold out every game: give 0 (none) or 2 and more");
     }
     let start = Instant::now();
     let (mut train_set, mut valid_set) = (Vec::<Sample>::new(), Vec::<Sample>::new());

@@ -5,11 +5,6 @@
 
 use crate::common::*;
 
-fn success(o: std::process::Output) -> String {
-    assert!(o.status.success(), "{}", stderr(&o));
-    String::from_utf8(o.stdout).unwrap()
-}
-
 #[test]
 fn generate_train_load_and_play() {
     let dir = temp_dir();
@@ -147,6 +142,22 @@ fn damaged_or_missing_weights_are_refused() {
     assert!(!o.status.success());
     assert!(
         stderr(&o).contains("holds no results.jsonl"),
+        "{}",
+        stderr(&o)
+    );
+
+    let o = cabra(&[
+        "train",
+        "--data",
+        "games",
+        "--out",
+        "x.bin",
+        "--holdout",
+        "1",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--holdout 1 would hold out every game"),
         "{}",
         stderr(&o)
     );

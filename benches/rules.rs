@@ -7,21 +7,8 @@ use criterion::{Criterion, black_box, criterion_group, criterion_main};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-/// A position after `plies` seeded random placements (no game ends that early
-/// with this seed).
-fn midgame(plies: usize, seed: u64) -> Position {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    loop {
-        let mut pos = Position::new();
-        while pos.plies() < plies && !pos.status().is_over() {
-            let p = pos.random_move(&mut rng).expect("a legal move");
-            pos.play(p);
-        }
-        if pos.plies() == plies && !pos.status().is_over() {
-            return pos;
-        }
-    }
-}
+mod common;
+use common::midgame;
 
 fn rules(c: &mut Criterion) {
     let start = Position::new();

@@ -4,25 +4,12 @@
 //! random play, so every run measures the same ones.
 
 use cabra::engine::value;
-use cabra::game::Position;
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-/// A position after `plies` seeded random placements, the game not over.
-fn midgame(plies: usize, seed: u64) -> Position {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    loop {
-        let mut pos = Position::new();
-        while pos.plies() < plies && !pos.status().is_over() {
-            let p = pos.random_move(&mut rng).expect("a legal move");
-            pos.play(p);
-        }
-        if pos.plies() == plies && !pos.status().is_over() {
-            return pos;
-        }
-    }
-}
+mod common;
+use common::midgame;
 
 fn evaluation(c: &mut Criterion) {
     let net = value::builtin().expect("the built-in weights");

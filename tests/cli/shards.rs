@@ -26,11 +26,6 @@ fn small_match(extra: &[&str]) -> std::process::Output {
     cabra(&args)
 }
 
-fn success(o: std::process::Output) -> String {
-    assert!(o.status.success(), "{}", stderr(&o));
-    String::from_utf8(o.stdout).unwrap()
-}
-
 /// The moves of each game file in `dirs`, by file name.
 fn games_of(dirs: &[PathBuf]) -> Vec<(String, String)> {
     let mut games: Vec<(String, String)> = dirs

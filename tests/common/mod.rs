@@ -98,6 +98,12 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
 }
 
+/// Insists that a run `o` succeeded; returns its standard output.
+pub fn success(o: Output) -> String {
+    assert!(o.status.success(), "{}\n{}", o.status, stderr(&o));
+    stdout(&o)
+}
+
 /// Runs and insists on success; returns standard output.
 pub fn ok(args: &[&str]) -> String {
     let o = cabra(args);

@@ -20,12 +20,9 @@ pub fn records_file(dir: &std::path::Path) -> std::path::PathBuf {
     dir.join(RECORDS)
 }
 
-/// 64-bit FNV-1a of `bytes`: names a file's contents in an identity.
-pub fn fnv64(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
+/// 64-bit FNV-1a of `bytes` (the weights file's checksum): names a
+/// file's contents in an identity.
+pub use cabra::engine::value::format::fnv64;
 
 /// The first field, as (name, value), that differs between `ours` and
 /// `theirs`: its name, our value and theirs.

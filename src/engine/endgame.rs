@@ -55,7 +55,7 @@ impl Slot {
 pub const MAX_LEFT: usize = 10;
 
 /// How often (in nodes) a search asks whether to stop.
-pub const STOP_CHECK: u64 = 1024;
+pub const STOP_CHECK: u64 = 256;
 
 /// Slots in the table: 2^20 of 16 bytes, 16 MiB, allocated on first use.
 const TABLE_BITS: u32 = 20;

@@ -267,7 +267,7 @@ impl Engine {
                 // The try is chosen among every move, with its statistics.
                 second = with_every_move(&mut searcher, &second);
             }
-            let deadline = budget.time.map(|t| start + t);
+            let deadline = budget.time.map(|t| start + swindle::checks_end(t));
             let out_of_time =
                 || stop.load(Ordering::SeqCst) || deadline.is_some_and(|d| Instant::now() >= d);
             report = swindle::conclude(pos, first, second, &out_of_time);

@@ -36,10 +36,23 @@ const DRAW_CHECK_NODES: u64 = 100_000;
 const CANDIDATES: usize = 8;
 
 /// The most time kept back from a drawn position's second search for the
-/// draw checks (a tenth of the time when that is less). The checks end at
-/// the move's deadline: without this reserve they would either run past it
-/// or find no time at all.
+/// draw checks (a tenth of the time when that is less). The checks have
+/// the first half of it, the second half is slack for what follows (an
+/// exact search notices its stop only every [`super::endgame::STOP_CHECK`]
+/// nodes, and a busy machine stretches that): without this reserve the
+/// checks would either end past the move's time or find no time at all.
 const DRAW_CHECK_RESERVE: Duration = Duration::from_millis(100);
+
+/// The time kept back from a drawn position's second search of a move of
+/// `t`.
+fn reserve(t: Duration) -> Duration {
+    DRAW_CHECK_RESERVE.min(t / 10)
+}
+
+/// When, in a move of `t`, the checks that a move keeps a draw end.
+pub(crate) fn checks_end(t: Duration) -> Duration {
+    t - reserve(t) / 2
+}
 
 /// Whether the report of a search that began at `start` is a proven loss
 /// or draw with budget left to look for the best try (a budget with no
@@ -61,7 +74,7 @@ pub(crate) fn applies(report: &Report<Move>, budget: &Budget, start: Instant) ->
 pub(crate) fn second_budget(budget: Budget, first: &Report<Move>) -> Budget {
     match (first.proven, budget.time) {
         (Some(Proven::Draw), Some(t)) => Budget {
-            time: Some(t - DRAW_CHECK_RESERVE.min(t / 10)),
+            time: Some(t - reserve(t)),
             ..budget
         },
         _ => budget,
@@ -355,6 +368,9 @@ mod tests {
         assert_eq!(time(Budget::time(ms(1000))), Some(ms(900)));
         assert_eq!(time(Budget::time(ms(200))), Some(ms(180)));
         assert_eq!(time(Budget::time(ms(5000))), Some(ms(4900)));
+        // The checks have half of what was kept back.
+        assert_eq!(checks_end(ms(1000)), ms(950));
+        assert_eq!(checks_end(ms(200)), ms(190));
         let counted = Budget::iterations(1000);
         assert_eq!(second_budget(counted, &first), counted);
     }

@@ -126,6 +126,13 @@ fn a_followed_search_runs_its_course() {
         &game_path(&id, "/think"),
         Some(json!({ "time_ms": 3000 })),
     );
+    // The job waits for its thread first: a moment, longer on a busy
+    // machine.
+    let asked = Instant::now();
+    while s.ok("GET", &game_path(&id, ""), None)["busy"] == "waiting" {
+        assert!(asked.elapsed() < Duration::from_secs(2), "never started");
+        std::thread::sleep(Duration::from_millis(10));
+    }
     let start = Instant::now();
     while start.elapsed() < Duration::from_millis(2500) {
         assert_eq!(s.ok("GET", &game_path(&id, ""), None)["busy"], "thinking");

@@ -113,52 +113,43 @@ fn damaged_or_missing_weights_are_refused() {
     bytes[mid] ^= 0x40;
     std::fs::write(&bad, &bytes).unwrap();
     let engine = format!("default,value=50,weights={}", bad.display());
-    let o = cabra(&["search", "--engine", &engine, "--iterations", "100"]);
-    assert_no_panic(&o, "damaged weights");
-    assert!(!o.status.success());
-    assert!(stderr(&o).contains("checksum"), "{}", stderr(&o));
-
-    let o = cabra(&[
-        "search",
-        "--engine",
-        "default,weights=no/such.bin",
-        "--iterations",
-        "100",
-    ]);
-    assert!(!o.status.success());
-    assert!(
-        stderr(&o).contains("cannot read 'no/such.bin'"),
-        "{}",
-        stderr(&o)
+    refused(
+        &["search", "--engine", &engine, "--iterations", "100"],
+        "checksum",
     );
-
-    let o = cabra(&[
-        "train",
-        "--data",
-        dir.path().to_str().unwrap(),
-        "--out",
-        "x.bin",
-    ]);
-    assert!(!o.status.success());
-    assert!(
-        stderr(&o).contains("holds no results.jsonl"),
-        "{}",
-        stderr(&o)
+    refused(
+        &[
+            "search",
+            "--engine",
+            "default,weights=no/such.bin",
+            "--iterations",
+            "100",
+        ],
+        "cannot read 'no/such.bin'",
     );
-
-    let o = cabra(&[
-        "train",
-        "--data",
-        "games",
-        "--out",
-        "x.bin",
-        "--holdout",
-        "1",
-    ]);
-    assert!(!o.status.success());
-    assert!(
-        stderr(&o).contains("--holdout 1 would hold out every game"),
-        "{}",
-        stderr(&o)
+    let empty = dir.path().to_str().unwrap();
+    refused(
+        &["train", "--data", empty, "--out", "x.bin"],
+        "holds no results.jsonl",
     );
+    refused(
+        &[
+            "train",
+            "--data",
+            "games",
+            "--out",
+            "x.bin",
+            "--holdout",
+            "1",
+        ],
+        "--holdout 1 would hold out every game",
+    );
+}
+
+/// Runs `cabra args`, which must fail cleanly with an error that says `says`.
+fn refused(args: &[&str], says: &str) {
+    let o = cabra(args);
+    assert_no_panic(&o, says);
+    assert!(!o.status.success(), "{args:?} succeeded");
+    assert!(stderr(&o).contains(says), "{}", stderr(&o));
 }

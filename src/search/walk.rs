@@ -187,6 +187,17 @@ impl<G: Game> Walk<G> {
         }
     }
 
+    /// Notes a new leaf's move `id`, made by `mover`, below the path
+    /// noted: the move the playout's first reply answers, and the last of
+    /// the line the reply table learns.
+    pub fn note_leaf(&mut self, id: usize, mover: Side) {
+        self.last = Some(id);
+        if self.replies.is_some() {
+            self.line.push(id as u16);
+            self.sides.push(mover);
+        }
+    }
+
     /// Teaches the reply table the moves of this iteration: those of the
     /// path ([`Walk::note_path`]), then the playout's.
     pub fn learn_replies(&mut self, outcome: Outcome) {

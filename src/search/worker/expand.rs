@@ -132,6 +132,24 @@ impl Expander {
     }
 }
 
+impl<G: Game> Plan<G> {
+    /// The move this plan adds as a child to play out from, when that is
+    /// all it does to the tree (no next rank, no root move proven lost,
+    /// and a move was found).
+    pub fn leaf_move(&self) -> Option<usize> {
+        match *self {
+            Plan::Win(id) => Some(id),
+            Plan::Next {
+                found: Some(id),
+                next_rank: false,
+                loses: false,
+                ..
+            } => Some(id),
+            Plan::Next { .. } => None,
+        }
+    }
+}
+
 impl<G: Game> Deferred<G> {
     /// The plan for the node a deferred descent stopped at (the root if
     /// `at_root`).
@@ -166,6 +184,71 @@ impl<G: Game> Worker<G> {
         side: Side,
         plan: Plan<G>,
     ) -> Expansion {
+        let id = match self.apply(walk, node, side, plan) {
+            Applied::Added(id) => id,
+            Applied::Other(e) => return e,
+        };
+        game.play(G::move_from_id(id));
+        match game.outcome() {
+            Some(o) => {
+                self.leaf_ended(walk, side, o);
+                Expansion::Done(o)
+            }
+            None => Expansion::Open,
+        }
+    }
+
+    /// Carries out an expansion that a thread planned and played out
+    /// without the tree's lock ([`Planned`]), now that it holds the lock
+    /// again: unless another thread has changed the node meanwhile, the
+    /// move joins the tree (and the path) as it would have before the
+    /// playout. Otherwise the playout's result counts for the node alone.
+    pub(super) fn adopt(&mut self, walk: &mut Walk<G>, planned: Planned<G>) {
+        let Planned {
+            node: then,
+            plan,
+            side,
+            ended,
+        } = planned;
+        let node = walk.path[walk.path.len() - 1];
+        if !self.still(node, &then) {
+            return;
+        }
+        if let Applied::Added(_) = self.apply(walk, node, side, plan) {
+            if let Some(o) = ended {
+                self.leaf_ended(walk, side, o);
+            }
+        }
+    }
+
+    /// Clears the mark of an expansion planned for `node` and says whether
+    /// the node is as it was when chosen (`then`), with room to grow: only
+    /// then does the plan still hold.
+    pub(super) fn still(&mut self, node: u32, then: &Node) -> bool {
+        self.tree.node_mut(node).set_expanding(false);
+        let now = *self.tree.node(node);
+        now.cursor == then.cursor
+            && now.len == then.len
+            && now.proof == then.proof
+            && now.threatened() == then.threatened()
+            && now.threats_checked() == then.threats_checked()
+            && self.tree.count() < self.grow_cap
+    }
+
+    /// The new last node of the path, moved into by `side`, ended the game
+    /// with `o`: it is proven so.
+    fn leaf_ended(&mut self, walk: &mut Walk<G>, side: Side, o: Outcome) {
+        if self.solver {
+            let child = walk.path[walk.path.len() - 1];
+            self.tree.node_mut(child).proof = solver::terminal(o, side);
+            self.propagate(walk);
+        }
+    }
+
+    /// The tree changes of `plan` for `node` (the last node of the path),
+    /// where `side` moves: a new child pushed on the path, whose move the
+    /// caller plays, or what else the plan came to.
+    fn apply(&mut self, walk: &mut Walk<G>, node: u32, side: Side, plan: Plan<G>) -> Applied {
         let (threat, found, loses) = match plan {
             Plan::Win(id) => {
                 let slot = usize::from(self.tree.node(node).len);
@@ -173,7 +256,7 @@ impl<G: Game> Worker<G> {
                 self.tree.node_mut(child).proof = Proof::Win;
                 walk.push(child, slot, side);
                 self.propagate(walk);
-                return Expansion::Done(Outcome::Win(side));
+                return Applied::Other(Expansion::Done(Outcome::Win(side)));
             }
             Plan::Next {
                 threat,
@@ -188,7 +271,7 @@ impl<G: Game> Worker<G> {
                 }
                 if next_rank {
                     self.tree.node_mut(node).cursor = (cursor - 1) as u16;
-                    return Expansion::NextRank;
+                    return Applied::Other(Expansion::NextRank);
                 }
                 self.tree.node_mut(node).cursor = cursor as u16;
                 (threat, found, loses)
@@ -208,7 +291,7 @@ impl<G: Game> Worker<G> {
                     self.propagate(walk);
                 }
             }
-            return Expansion::Exhausted;
+            return Applied::Other(Expansion::Exhausted);
         };
         let child = self.add_child(node, id);
         let slot = child - self.tree.node(node).first;
@@ -217,19 +300,30 @@ impl<G: Game> Worker<G> {
             self.tree.node_mut(child).proof = Proof::Loss;
             self.propagate(walk);
             walk.pop();
-            return Expansion::Pruned;
+            return Applied::Other(Expansion::Pruned);
         }
-        let mv = G::move_from_id(id);
-        game.play(mv);
-        match game.outcome() {
-            Some(o) => {
-                if self.solver {
-                    self.tree.node_mut(child).proof = solver::terminal(o, side);
-                    self.propagate(walk);
-                }
-                Expansion::Done(o)
-            }
-            None => Expansion::Open,
-        }
+        Applied::Added(id)
     }
+}
+
+/// What [`Worker::apply`] did.
+enum Applied {
+    /// Added the child with this move id, to be played into.
+    Added(usize),
+    /// Anything else.
+    Other(Expansion),
+}
+
+/// An expansion planned without the tree's lock whose new leaf the thread
+/// played out before the leaf joined the tree: [`Worker::adopt`] carries
+/// it out with the backup, at the thread's next turn with the lock, so
+/// that an iteration takes the lock once.
+pub(crate) struct Planned<G: Game> {
+    /// The node as it was when chosen.
+    pub node: Node,
+    pub plan: Plan<G>,
+    /// The side to move at the node.
+    pub side: Side,
+    /// How the game ended with the move, if it did.
+    pub ended: Option<Outcome>,
 }

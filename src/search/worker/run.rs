@@ -4,7 +4,7 @@
 use std::sync::Mutex;
 use std::sync::atomic::Ordering;
 
-use super::expand::Plan;
+use super::expand::{Plan, Planned};
 use super::{Deferred, Expansion, Leaf, MAX_ROOT_VISITS, Worker};
 use crate::search::game::Game;
 use crate::search::limits::{CHECK_INTERVAL, Stopper};
@@ -52,7 +52,9 @@ impl<G: Game> Worker<G> {
     /// plan an expansion (`expand.rs`), play out or run the exact search
     /// the descent asked for; meanwhile a virtual loss on the path steers
     /// the other threads elsewhere, and the node being expanded is left to
-    /// this thread. Returns the number of iterations this thread ran.
+    /// this thread. The new leaf is played out before it joins the tree,
+    /// which it does with the backup, so that an iteration takes the lock
+    /// once. Returns the number of iterations this thread ran.
     pub fn run_shared(
         shared: &Mutex<&mut Self>,
         walk: &mut Walk<G>,
@@ -71,18 +73,22 @@ impl<G: Game> Worker<G> {
             }
         };
         let mut done = 0;
-        // The result of this thread's last playout, backed up at its next
-        // turn with the lock, together with its next descent.
-        let mut pending: Option<(Reward, Option<Proved<G>>)> = None;
+        // This thread's last iteration, finished at its next turn with the
+        // lock, together with its next descent: the lock is taken once an
+        // iteration.
+        let mut pending: Option<Pending<G>> = None;
         let mut w = lock();
         w.grow_cap = w.node_cap.min(cap(max_nodes));
-        loop {
-            if let Some((o, proved)) = pending.take() {
+        'iterations: loop {
+            if let Some(p) = pending.take() {
                 // Another thread may have moved the blocks of the path's nodes.
                 w.resolve(walk);
-                w.backup(walk, o);
-                if let Some(p) = proved {
-                    w.settle(walk, p);
+                if let Some(planned) = p.planned {
+                    w.adopt(walk, planned);
+                }
+                w.backup(walk, p.reward);
+                if let Some(proved) = p.proved {
+                    w.settle(walk, proved);
                 }
                 done += 1;
             }
@@ -97,9 +103,36 @@ impl<G: Game> Worker<G> {
                 // The expansion's plan is made without the lock, with a
                 // virtual loss on the path meanwhile.
                 w.add_virtual_loss(walk);
+                w.note_path(walk);
                 let expander = w.expander;
                 drop(w);
                 let plan = deferred.plan(&expander, walk.path.len() == 1);
+                if let Some(id) = plan.leaf_move() {
+                    // The usual case: the new leaf is played out at once
+                    // and joins the tree at this thread's next turn.
+                    let Deferred { mut game, node, .. } = deferred;
+                    let side = game.side_to_move();
+                    game.play(G::move_from_id(id));
+                    let ended = game.outcome();
+                    walk.note_leaf(id, side);
+                    let reward = match ended {
+                        Some(o) => Reward::plain(o),
+                        None => walk.playout(&mut game),
+                    };
+                    walk.learn_replies(reward.scored);
+                    pending = Some(Pending {
+                        reward,
+                        proved: walk.solve_job(&|| stop.should_stop()),
+                        planned: Some(Planned {
+                            node,
+                            plan,
+                            side,
+                            ended,
+                        }),
+                    });
+                    w = lock();
+                    continue 'iterations;
+                }
                 w = lock();
                 w.resolve(walk);
                 leaf = w.resume(walk, deferred, plan);
@@ -114,15 +147,19 @@ impl<G: Game> Worker<G> {
                 leaf => {
                     w.add_virtual_loss(walk);
                     drop(w);
-                    let o = match leaf {
+                    let reward = match leaf {
                         Leaf::Ended(o) => Reward::plain(o),
                         Leaf::Open(mut game) => walk.playout(&mut game),
                         Leaf::Expand(_) => unreachable!("expanded above"),
                     };
                     // The reply table needs no lock: its updates, which
                     // miss the cache, run outside the tree's lock.
-                    walk.learn_replies(o.scored);
-                    pending = Some((o, walk.solve_job(&|| stop.should_stop())));
+                    walk.learn_replies(reward.scored);
+                    pending = Some(Pending {
+                        reward,
+                        proved: walk.solve_job(&|| stop.should_stop()),
+                        planned: None,
+                    });
                     w = lock();
                 }
             }
@@ -172,14 +209,7 @@ impl<G: Game> Worker<G> {
             node: then,
         } = deferred;
         let node = walk.path[walk.path.len() - 1];
-        self.tree.node_mut(node).set_expanding(false);
-        let now = *self.tree.node(node);
-        let unchanged = now.cursor == then.cursor
-            && now.len == then.len
-            && now.proof == then.proof
-            && now.threatened() == then.threatened()
-            && now.threats_checked() == then.threats_checked()
-            && self.tree.count() < self.grow_cap;
+        let unchanged = self.still(node, &then);
         if unchanged {
             let side = game.side_to_move();
             match self.carry_out(walk, node, &mut game, side, plan) {
@@ -197,6 +227,14 @@ impl<G: Game> Worker<G> {
             walk.path[j] = self.tree.node(walk.path[j - 1]).first + u32::from(walk.slots[j]);
         }
     }
+}
+
+/// An iteration a thread finishes at its next turn with the lock.
+struct Pending<G: Game> {
+    reward: Reward,
+    proved: Option<Proved<G>>,
+    /// The expansion to carry out first, whose new leaf was played out.
+    planned: Option<Planned<G>>,
 }
 
 /// A node limit as a tree size.

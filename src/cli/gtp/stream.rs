@@ -138,13 +138,25 @@ struct InfoLines {
     pos: Position,
     maxmoves: usize,
     written: io::Result<()>,
+    /// The last line written, which the final one does not repeat.
+    last: Option<String>,
+}
+
+impl InfoLines {
+    /// Writes `line` unless it is the one written last.
+    fn write(&mut self, line: String) {
+        if self.written.is_ok() && self.last.as_ref() != Some(&line) {
+            self.written = emit(&line);
+            self.last = Some(line);
+        }
+    }
 }
 
 impl Listener for InfoLines {
     fn progress(&mut self, p: &Progress) -> ControlFlow<()> {
         let view = ReportView::new(&self.pos, p.report, false);
-        if let (Ok(()), Some(line)) = (&self.written, info_line(&view, self.maxmoves)) {
-            self.written = emit(&line);
+        if let Some(line) = info_line(&view, self.maxmoves) {
+            self.write(line);
         }
         match self.written {
             Ok(()) => ControlFlow::Continue(()),
@@ -195,16 +207,17 @@ impl Gtp {
                 pos,
                 maxmoves,
                 written: Ok(()),
+                last: None,
             };
             let thought = t.search(&search, &mut lines);
-            lines.written?;
             let view = ReportView::of(&pos, &thought);
             let decision = decide(&thought.report, resign);
             if kind == Kind::Genmove || !thought.interrupted {
                 if let Some(line) = info_line(&view, maxmoves) {
-                    emit(&line)?;
+                    lines.write(line);
                 }
             }
+            lines.written?;
             if kind == Kind::Genmove {
                 let word = decision.map_or("resign".to_string(), |m| m.to_string());
                 emit(&format!("play {word}\n\n"))?;

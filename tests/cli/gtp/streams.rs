@@ -130,6 +130,7 @@ fn genmove_analyze_streams_then_plays() {
     s.send("genmove_analyze 1 1 maxmoves 2");
     assert_eq!(s.line(), "= ");
     let mut last = None;
+    let mut lines: Vec<String> = Vec::new();
     let played = loop {
         let l = s.line();
         if let Some(mv) = l.strip_prefix("play ") {
@@ -138,8 +139,11 @@ fn genmove_analyze_streams_then_plays() {
         let c = parse_info(&l);
         check_candidates(&c, 2, &legal);
         last = Some(c);
+        lines.push(l);
     };
     assert_eq!(s.line(), "", "a blank line ends the answer");
+    // The final update is not the last progress line again.
+    assert!(lines.windows(2).all(|w| w[0] != w[1]), "{lines:#?}");
     assert!(legal.contains(&played));
     // The last update names the placement played first (most visited).
     let last = last.expect("at least the final update");

@@ -9,7 +9,9 @@ use super::options::{EngineOptions, RulesOptions};
 
 /// Arguments of `cabra search`.
 #[derive(clap::Args, Debug)]
-#[command(after_help = "Without a limit the search runs 1 s on all cores; --seed defaults to 0.")]
+#[command(
+    after_help = "Without a limit the search runs 1 s on all cores; --seed defaults to 0.\nCtrl-C stops the search and prints what it found (exit status 130)."
+)]
 pub struct SearchArgs {
     /// A `.caminos` game record: the search starts from its final position
     /// (the empty board when omitted).
@@ -36,6 +38,10 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<()> {
         return super::style::print(&text);
     }
     let engine = args.engine.handle(&defaults::SEARCH);
+    // Ctrl-C (or SIGTERM, SIGHUP) ends the search early: its report is
+    // printed, and the exit status says it was cut short.
+    let stopper = engine.stopper();
+    super::signals::stop_on_signal(move || stopper.stop())?;
     let thought = engine.search(Request::new(pos))?;
     let view = ReportView::of(&pos, &thought);
     if args.json {

@@ -2,7 +2,7 @@
 //! (through `libc`: the handler only raises an atomic flag, and a watcher
 //! thread acts on it) end a command gracefully:
 //!
-//! - `analyze`, `match`, `selfplay`: the first signal raises a stop flag,
+//! - `analyze`, `match`, `search`, `selfplay`: the first signal raises a stop flag,
 //!   so the command ends its work early and prints what is finished, then
 //!   exits with the signal's status (130 for SIGINT, 143 for SIGTERM, 129
 //!   for SIGHUP: [`exit_code`]), so that a script sees it was cut short; a

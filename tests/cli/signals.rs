@@ -1,6 +1,6 @@
 //! Interrupted commands print what is finished: `analyze` the placements
-//! analyzed, `match` the summary so far, `play` the code of an unsaved
-//! game; then they exit with the status a shell gives a command its signal
+//! analyzed, `match` the summary so far, `search` its report so far,
+//! `play` the code of an unsaved game; then they exit with the status a shell gives a command its signal
 //! ended (128 and its number), so that a script sees it was cut short.
 
 use std::io::Write;
@@ -58,6 +58,21 @@ fn an_interrupted_analysis_prints_the_placements_finished() {
         assert!(done < j["placements"].as_u64().unwrap() as usize);
         assert_eq!(out.status.code(), status_of(signal), "signal {signal}");
     }
+}
+
+#[test]
+fn an_interrupted_search_prints_what_it_found() {
+    // A minute's budget: the signal cuts it short.
+    let child = spawn(&["search", "--time", "60s", "--threads", "1", "--json"]);
+    let out = signal_and_wait(child, libc::SIGINT, Duration::from_millis(1500));
+    assert_no_panic(&out, "search");
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    assert_eq!(j["interrupted"], true);
+    assert!(j["seconds"].as_f64().unwrap() < 30.0, "{j}");
+    assert!(j["iterations"].as_u64().unwrap() > 0, "{j}");
+    assert!(j["best"].is_string(), "{j}");
+    assert_eq!(out.status.code(), status_of(libc::SIGINT));
 }
 
 #[test]

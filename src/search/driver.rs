@@ -7,8 +7,10 @@
 //! backs up, not while it plans an expansion (the win and threat tests
 //! and the ranked walk of the node's untried moves), plays out, teaches
 //! the reply table or runs an exact search, and a virtual loss on its path
-//! sends the others elsewhere meanwhile. With one thread, a seed and an iteration (or node) limit, the
-//! result is exactly reproducible.
+//! sends the others elsewhere meanwhile. It takes the lock once an
+//! iteration: the leaf it planned joins the tree after its playout, with
+//! the backup. With one thread, a seed and an iteration (or node) limit,
+//! the result is exactly reproducible.
 //!
 //! Tree reuse: [`Searcher::advance`] copies the subtree under the move played
 //! into a fresh, compact arena (garbage from the rest of the old tree is

@@ -35,8 +35,9 @@
 //!   (`replies.rs`), answer threats, and take a
 //!   share of the reward from the counts).
 //! - Tree parallelism: the threads grow one tree, each holding its lock
-//!   only to descend and back up, not to plan an expansion or play out,
-//!   with a virtual loss on its path meanwhile (`walk.rs`, [`Searcher`]).
+//!   once an iteration, to back up and descend, not to plan an expansion
+//!   or play out, with a virtual loss on its path meanwhile (`walk.rs`,
+//!   `worker/run.rs`, [`Searcher`]).
 //! - Memory: 24-byte nodes in `u32`-indexed arenas, about 36 bytes per node
 //!   measured in all; a node cap ([`SearchConfig::node_cap`]) after which
 //!   the trees stop growing but the search goes on.

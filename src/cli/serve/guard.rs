@@ -115,7 +115,7 @@ impl<S: Send + Sync> FromRequest<S> for Body {
         if declared.is_some_and(|n| n > BODY_LIMIT as u64) {
             return Err(too_big());
         }
-        let read = axum::body::to_bytes(req.into_body(), BODY_LIMIT);
+        let read = read_body(req.into_body(), BODY_LIMIT);
         let bytes = tokio::time::timeout(BODY_TIMEOUT, read)
             .await
             .map_err(|_| {
@@ -127,8 +127,44 @@ impl<S: Send + Sync> FromRequest<S> for Body {
                     ),
                 )
             })?
-            .map_err(|_| too_big())?;
+            .map_err(|e| match e {
+                BodyError::TooBig => too_big(),
+                BodyError::Broken => {
+                    ApiError::bad("the request body could not be read (a broken chunked encoding?)")
+                }
+            })?;
         Ok(Body(bytes))
+    }
+}
+
+/// Why a request body could not be read.
+enum BodyError {
+    /// It has more than the limit's bytes.
+    TooBig,
+    /// The connection or its encoding broke off.
+    Broken,
+}
+
+/// Reads a body of at most `limit` bytes. Unlike `axum::body::to_bytes`,
+/// it tells a body over the limit (413) from one that is malformed (400).
+async fn read_body(mut body: axum::body::Body, limit: usize) -> Result<Bytes, BodyError> {
+    use http_body::Body as _;
+    let mut out = Vec::new();
+    loop {
+        let frame = std::future::poll_fn(|cx| std::pin::Pin::new(&mut body).poll_frame(cx)).await;
+        match frame {
+            None => return Ok(Bytes::from(out)),
+            Some(Err(_)) => return Err(BodyError::Broken),
+            Some(Ok(frame)) => {
+                // Trailers carry no data.
+                if let Ok(data) = frame.into_data() {
+                    if out.len() + data.len() > limit {
+                        return Err(BodyError::TooBig);
+                    }
+                    out.extend_from_slice(&data);
+                }
+            }
+        }
     }
 }
 

@@ -73,6 +73,31 @@ fn slow_and_idle_connections_are_closed() {
 }
 
 #[test]
+fn a_broken_body_is_a_bad_request_not_a_large_one() {
+    let s = Server::start(&["--threads", "1"]);
+    let host = format!("Host: {}\r\n", s.addr);
+    // "zz" is no chunk size: the body cannot be read.
+    let head = format!(
+        "POST /api/games HTTP/1.1\r\n{host}Transfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n"
+    );
+    let out = raw(&s, head.as_bytes(), Duration::from_secs(10));
+    let (status, body) = answer(&out);
+    assert_eq!(status, 400, "{body}");
+    let error = body["error"].as_str().unwrap_or_default();
+    assert!(error.contains("could not be read"), "{body}");
+    // A chunked body over the cap is still too large.
+    let chunk = " ".repeat(40 * 1024);
+    let head = format!(
+        "POST /api/games HTTP/1.1\r\n{host}Transfer-Encoding: chunked\r\n\r\n{:x}\r\n{chunk}\r\n{:x}\r\n{chunk}\r\n0\r\n\r\n",
+        chunk.len(),
+        chunk.len()
+    );
+    let out = raw(&s, head.as_bytes(), Duration::from_secs(10));
+    let (status, body) = answer(&out);
+    assert_eq!(status, 413, "{body}");
+}
+
+#[test]
 fn at_the_cap_a_simple_request_is_still_answered() {
     let s = Server::start(&["--threads", "1", "--max-connections", "8"]);
     // Eight connections that send nothing hold every place.

@@ -2,7 +2,7 @@
 //! `selfplay --out` (or `match --out`), and write a weights file that
 //! `weights=FILE` reads and `weights/value.bin` builds in.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, bail};
@@ -10,7 +10,7 @@ use cabra::engine::value::train::{self, Sample, TrainConfig};
 use cabra::engine::value::{self, format};
 use cabra::game::{Move, Rules, parse_move};
 
-use super::match_cmd::records::ResultRecord;
+use super::match_cmd::records::{FORMAT, ResultRecord};
 use super::shards::{jsonl, records_file};
 
 /// Arguments of `cabra train`.
@@ -32,8 +32,8 @@ pub struct TrainArgs {
     /// Positions per step.
     #[arg(long, default_value_t = 256)]
     pub batch: usize,
-    /// Adam's step size.
-    #[arg(long, default_value_t = 0.002)]
+    /// Adam's step size (above 0).
+    #[arg(long, default_value_t = 0.002, value_parser = parse_rate)]
     pub rate: f32,
     /// Seed of the initial weights, the order and the symmetries.
     #[arg(long, default_value_t = 1, value_parser = super::options::parse_seed)]
@@ -59,6 +59,13 @@ fn parse_share(v: &str) -> Result<f32, String> {
     }
 }
 
+fn parse_rate(v: &str) -> Result<f32, String> {
+    match v.parse::<f32>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err(format!("'{v}' is not a step size (a number above 0)")),
+    }
+}
+
 /// The moves of a record's placement line: `"260 360 450 460  # L T180 250"`.
 fn record_moves(r: &ResultRecord) -> Result<Vec<Move>, String> {
     r.placements
@@ -72,6 +79,9 @@ fn record_moves(r: &ResultRecord) -> Result<Vec<Move>, String> {
 
 /// Runs `cabra train`.
 pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
+    // A reader of the progress that goes away (`| head`) must not end a
+    // long run before its weights are written.
+    super::signals::ignore_broken_pipes();
     if args.out.exists() && !args.force {
         bail!("{} exists; add --force to replace it", args.out.display());
     }
@@ -83,25 +93,35 @@ pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
         bail!("--holdout 1 would hold out every game: give 0 (none) or 2 and more");
     }
     let start = Instant::now();
+    let files = data_files(&args.data, &args.out)?;
     let (mut train_set, mut valid_set) = (Vec::<Sample>::new(), Vec::<Sample>::new());
     let (mut games, mut skipped) = (0usize, 0usize);
-    for dir in &args.data {
-        let path = records_file(dir);
-        if !path.exists() {
-            bail!("{} holds no {}", dir.display(), super::shards::RECORDS);
+    for path in &files {
+        let (mut records, complete) = jsonl::read_lines::<ResultRecord>(path, "a game record")?;
+        if std::fs::metadata(path).is_ok_and(|m| m.len() > complete) {
+            eprintln!(
+                "note: {} ends in a part of a line (a run cut short?), left out",
+                path.display()
+            );
         }
-        let (records, _) = jsonl::read_lines::<ResultRecord>(&path, "a game record")?;
+        // Records come in the order the games ended, which differs from
+        // run to run: in game order the same games train the same weights.
+        records.sort_by_key(|r| r.game);
         for r in &records {
-            let rules: Rules = r.header.rules.parse().map_err(|e| {
-                anyhow::anyhow!(
-                    "{} game {}: rules '{}': {e}",
-                    path.display(),
-                    r.game,
-                    r.header.rules
-                )
-            })?;
-            let moves = record_moves(r)
-                .map_err(|e| anyhow::anyhow!("{} game {}: {e}", path.display(), r.game))?;
+            let at = || format!("{} game {}", path.display(), r.game);
+            if r.header.format > FORMAT {
+                bail!(
+                    "{}: records of format {}; this build reads formats up to {FORMAT}",
+                    at(),
+                    r.header.format
+                );
+            }
+            let rules: Rules = r
+                .header
+                .rules
+                .parse()
+                .map_err(|e| anyhow::anyhow!("{}: rules '{}': {e}", at(), r.header.rules))?;
+            let moves = record_moves(r).map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
             // A forfeit or an adjudication ends a game the moves do not.
             let Some(mut samples) = train::samples_of_game(rules, &moves) else {
                 skipped += 1;
@@ -112,12 +132,20 @@ pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
                 let w = args.search_weight;
                 for (s, n) in samples.iter_mut().skip(r.opening.len()).zip(&r.search) {
                     if let Some(n) = n {
+                        if !(0.0..=1.0).contains(&n.winrate) {
+                            bail!(
+                                "{}: a search estimate of {} is not from 0 to 1",
+                                at(),
+                                n.winrate
+                            );
+                        }
                         s.target = (1.0 - w) * s.target + w * n.winrate as f32;
                     }
                 }
             }
             games += 1;
-            if args.holdout > 0 && games % args.holdout == 0 {
+            // Held out by number, not by place in the file.
+            if args.holdout > 0 && r.game % args.holdout == 0 {
                 valid_set.extend(samples);
             } else {
                 train_set.extend(samples);
@@ -127,11 +155,12 @@ pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
     if train_set.is_empty() {
         bail!("no finished games to train on in the --data folders");
     }
-    println!(
+    let mut out = Progress::default();
+    out.line(format_args!(
         "{games} games ({skipped} not finished on the board, left out): {} positions to train on, {} held out",
         train_set.len(),
         valid_set.len()
-    );
+    ));
     let init = match args.from.as_deref() {
         None => None,
         Some("builtin") => Some(value::builtin().context("the built-in weights are damaged")?),
@@ -146,27 +175,79 @@ pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
     let held = !valid_set.is_empty();
     let params = train::train(&train_set, &valid_set, config, init, |e| {
         if held {
-            println!(
+            out.line(format_args!(
                 "epoch {}/{}: loss {:.4}, held out {:.4} (winner named in {:.1}%)",
                 e.number,
                 args.epochs,
                 e.train_loss,
                 e.valid_loss,
                 100.0 * e.valid_accuracy
-            );
+            ));
         } else {
-            println!(
+            out.line(format_args!(
                 "epoch {}/{}: loss {:.4}",
                 e.number, args.epochs, e.train_loss
-            );
+            ));
         }
-    });
+    })
+    .with_context(|| format!("{} is not written", args.out.display()))?;
     super::save::save_atomically(&args.out, &format::encode(&params))?;
-    println!(
+    out.line(format_args!(
         "wrote {} (format version {}) in {:.1} s",
         args.out.display(),
         format::VERSION,
         start.elapsed().as_secs_f64()
-    );
+    ));
     Ok(())
+}
+
+/// The records file of each `--data` folder, each once, none of them
+/// `out` (which `--force` would replace).
+fn data_files(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    let mut files: Vec<PathBuf> = Vec::new();
+    for dir in dirs {
+        if !dir.is_dir() {
+            bail!(
+                "{} is not a folder (give the folder of a results.jsonl)",
+                dir.display()
+            );
+        }
+        let path = records_file(dir);
+        if !path.exists() {
+            bail!("{} holds no {}", dir.display(), super::shards::RECORDS);
+        }
+        if files.iter().any(|f| same(f, &path)) {
+            bail!("{} is given twice in --data", dir.display());
+        }
+        if same(&path, out) {
+            bail!("--out {} is the training data itself", out.display());
+        }
+        files.push(path);
+    }
+    Ok(files)
+}
+
+/// Training's progress on standard output. A line that cannot be written
+/// (a full disk, a closed pipe) does not end the run: one warning, and the
+/// weights are still written.
+#[derive(Default)]
+struct Progress {
+    failed: bool,
+}
+
+impl Progress {
+    fn line(&mut self, args: std::fmt::Arguments) {
+        use std::io::Write;
+        if self.failed {
+            return;
+        }
+        if let Err(e) = writeln!(std::io::stdout(), "{args}") {
+            self.failed = true;
+            eprintln!("cabra: cannot write the progress ({e}); training goes on");
+        }
+    }
 }

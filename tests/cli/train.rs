@@ -146,6 +146,148 @@ fn damaged_or_missing_weights_are_refused() {
     );
 }
 
+#[test]
+fn training_data_is_read_in_game_order_and_checked() {
+    let dir = temp_dir();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let (a, b) = (path("a"), path("b"));
+    success(cabra(&[
+        "selfplay",
+        "--games",
+        "4",
+        "--iterations",
+        "50",
+        "--threads",
+        "1",
+        "--seed",
+        "3",
+        "--quiet",
+        "--out",
+        &a,
+    ]));
+    // The same games, listed in another order (as games that end in
+    // another order are): the same weights.
+    let records = std::fs::read_to_string(dir.path().join("a/results.jsonl")).unwrap();
+    std::fs::create_dir(&b).unwrap();
+    let reversed: String = records.lines().rev().map(|l| format!("{l}\n")).collect();
+    std::fs::write(dir.path().join("b/results.jsonl"), reversed).unwrap();
+    let train = |data: &str, out: &str| {
+        success(cabra(&[
+            "train",
+            "--data",
+            data,
+            "--out",
+            out,
+            "--epochs",
+            "1",
+            "--holdout",
+            "2",
+        ]))
+    };
+    let (wa, wb) = (path("a.bin"), path("b.bin"));
+    train(&a, &wa);
+    train(&b, &wb);
+    assert_eq!(std::fs::read(&wa).unwrap(), std::fs::read(&wb).unwrap());
+
+    refused(
+        &["train", "--data", &a, &b, &a, "--out", "x.bin"],
+        "given twice",
+    );
+    let own = format!("{a}/results.jsonl");
+    refused(
+        &["train", "--data", &a, "--out", &own, "--force"],
+        "is the training data itself",
+    );
+    assert_eq!(std::fs::read_to_string(&own).unwrap(), records);
+    for rate in ["nan", "-1", "0", "inf"] {
+        refused(
+            &["train", "--data", &a, "--out", "x.bin", "--rate", rate],
+            "not a step size",
+        );
+    }
+    // A run that diverges writes nothing, and leaves the file it would
+    // have replaced as it was.
+    let before = std::fs::read(&wa).unwrap();
+    refused(
+        &[
+            "train", "--data", &a, "--out", &wa, "--force", "--rate", "1e30", "--epochs", "2",
+        ],
+        "training diverged",
+    );
+    assert_eq!(std::fs::read(&wa).unwrap(), before);
+
+    // Records of a later format, or search estimates outside 0 to 1.
+    let c = path("c");
+    std::fs::create_dir(&c).unwrap();
+    let later = records.replace("\"format\":2", "\"format\":3");
+    assert_ne!(later, records);
+    std::fs::write(dir.path().join("c/results.jsonl"), later).unwrap();
+    refused(
+        &["train", "--data", &c, "--out", "x.bin"],
+        "records of format 3",
+    );
+    let bad: String = records
+        .lines()
+        .map(|l| {
+            let mut r: serde_json::Value = serde_json::from_str(l).unwrap();
+            for s in r["search"].as_array_mut().unwrap() {
+                s["winrate"] = 7.5.into();
+            }
+            format!("{r}\n")
+        })
+        .collect();
+    std::fs::write(dir.path().join("c/results.jsonl"), bad).unwrap();
+    refused(
+        &[
+            "train",
+            "--data",
+            &c,
+            "--out",
+            "x.bin",
+            "--search-weight",
+            "1",
+        ],
+        "not from 0 to 1",
+    );
+}
+
+#[test]
+fn progress_that_cannot_be_written_does_not_lose_the_run() {
+    let dir = temp_dir();
+    let data = dir.path().join("games");
+    success(cabra(&[
+        "selfplay",
+        "--games",
+        "2",
+        "--iterations",
+        "50",
+        "--threads",
+        "1",
+        "--quiet",
+        "--out",
+        data.to_str().unwrap(),
+    ]));
+    let out = dir.path().join("w.bin");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_cabra"))
+        .args(["train", "--data"])
+        .arg(&data)
+        .arg("--out")
+        .arg(&out)
+        .args(["--epochs", "2"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::fs::File::create("/dev/full").unwrap())
+        .output()
+        .unwrap();
+    assert_no_panic(&o, "train > /dev/full");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("cannot write the progress"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(&std::fs::read(&out).unwrap()[..8], b"CABRAVAL");
+}
+
 /// Runs `cabra args`, which must fail cleanly with an error that says `says`.
 fn refused(args: &[&str], says: &str) {
     let o = cabra(args);

@@ -54,6 +54,12 @@ pub enum WeightsError {
     /// The checksum does not match: the file is damaged.
     #[error("the checksum does not match: the file is damaged")]
     Checksum,
+    /// A weight is not a finite number (written by a run that diverged).
+    #[error("weight {index} is not a finite number: the weights are unusable")]
+    NotFinite {
+        /// Its index among the weights.
+        index: usize,
+    },
 }
 
 /// 64-bit FNV-1a.
@@ -107,10 +113,14 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<f32>, WeightsError> {
     if fnv64(body).to_le_bytes() != sum {
         return Err(WeightsError::Checksum);
     }
-    Ok(body[HEADER..]
+    let params: Vec<f32> = body[HEADER..]
         .chunks_exact(4)
         .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
-        .collect())
+        .collect();
+    if let Some(index) = params.iter().position(|p| !p.is_finite()) {
+        return Err(WeightsError::NotFinite { index });
+    }
+    Ok(params)
 }
 
 #[cfg(test)]
@@ -129,6 +139,12 @@ mod tests {
         old[8] = 9;
         assert_eq!(decode(&old), Err(WeightsError::Version { found: 9 }));
         assert_eq!(decode(b"hello"), Err(WeightsError::NotWeights));
+        let mut nan = params.clone();
+        nan[7] = f32::NAN;
+        assert_eq!(
+            decode(&encode(&nan)),
+            Err(WeightsError::NotFinite { index: 7 })
+        );
         assert!(matches!(
             decode(&bytes[..bytes.len() - 1]),
             Err(WeightsError::Length { .. })

@@ -148,7 +148,7 @@ pub fn train(
     config: TrainConfig,
     init: Option<&Net>,
     mut report: impl FnMut(&Epoch),
-) -> Vec<f32> {
+) -> Result<Vec<f32>, Diverged> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(config.seed);
     let mut params: Vec<f32> = match init {
         Some(net) => net.params(),
@@ -210,14 +210,29 @@ pub fn train(
             }
         }
         let (valid_loss, valid_accuracy) = evaluate(&params, valid);
-        report(&Epoch {
+        let epoch = Epoch {
             number,
             train_loss: loss / train.len().max(1) as f64,
             valid_loss,
             valid_accuracy,
-        });
+        };
+        report(&epoch);
+        if !epoch.train_loss.is_finite() || params.iter().any(|p| !p.is_finite()) {
+            return Err(Diverged { epoch: number });
+        }
     }
-    params
+    Ok(params)
+}
+
+/// Training ran away: a loss or a weight is no longer a finite number
+/// (a step size too large); no weights are worth writing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "training diverged in epoch {epoch} (the loss or a weight is no longer a finite number): try a smaller --rate"
+)]
+pub struct Diverged {
+    /// The epoch at whose end it was found.
+    pub epoch: usize,
 }
 
 #[cfg(test)]
@@ -265,7 +280,8 @@ mod tests {
         let params = train(&s, &s, config, None, |e| {
             first.get_or_insert(e.valid_loss);
             last = Some(e.valid_loss);
-        });
+        })
+        .expect("a small step size converges");
         assert!(
             last.unwrap() < first.unwrap() * 0.5,
             "{first:?} -> {last:?}"
@@ -273,5 +289,20 @@ mod tests {
         let net = Net::from_params(&params, "test");
         assert!(net.value(&s[0].pos) > 0.6);
         assert!(net.value(&s[1].pos) < 0.4);
+    }
+
+    #[test]
+    fn a_run_that_diverges_writes_nothing() {
+        let s = samples_of_game(Rules::CAMINOS, &game()).unwrap();
+        let config = TrainConfig {
+            epochs: 3,
+            batch: 4,
+            rate: f32::INFINITY,
+            ..TrainConfig::default()
+        };
+        let mut epochs = 0;
+        let out = train(&s, &s, config, None, |_| epochs += 1);
+        assert_eq!(out, Err(Diverged { epoch: 1 }));
+        assert_eq!(epochs, 1, "it stops at the first epoch that diverged");
     }
 }

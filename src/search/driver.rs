@@ -27,7 +27,7 @@ use super::order::{child_salt, mix};
 use super::report::{MoveStats, Proven, Report};
 use super::tree::{Node, Proof, ROOT};
 use super::walk::{Walk, reply_table};
-use super::worker::Worker;
+use super::worker::{Shared, Worker};
 
 /// The longest principal variation a report gives.
 const MAX_PV: usize = 64;
@@ -135,7 +135,7 @@ impl<G: Game> Searcher<G> {
             Some(pool) => {
                 // `broadcast` runs the closure once on each pool thread,
                 // each with its own walk over the one tree.
-                let shared = Mutex::new(&mut self.worker);
+                let shared = Shared::new(&mut self.worker);
                 let walks: Vec<Mutex<&mut Walk<G>>> =
                     self.walks.iter_mut().map(Mutex::new).collect();
                 pool.broadcast(|ctx| {

@@ -7,6 +7,8 @@
 mod expand;
 mod run;
 
+pub(crate) use run::Shared;
+
 use std::marker::PhantomData;
 
 use super::config::SearchConfig;

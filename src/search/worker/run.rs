@@ -1,8 +1,8 @@
 //! The loops that grow a tree: one thread alone ([`Worker::run`]), or
 //! several sharing it behind a lock ([`Worker::run_shared`]).
 
-use std::sync::Mutex;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard, TryLockError};
 
 use super::expand::{Plan, Planned};
 use super::{Deferred, Expansion, Leaf, MAX_ROOT_VISITS, Worker};
@@ -56,27 +56,21 @@ impl<G: Game> Worker<G> {
     /// which it does with the backup, so that an iteration takes the lock
     /// once. Returns the number of iterations this thread ran.
     pub fn run_shared(
-        shared: &Mutex<&mut Self>,
+        shared: &Shared<'_, G>,
         walk: &mut Walk<G>,
         root: &G,
         max_iterations: u64,
         max_nodes: u64,
         stop: &Stopper,
     ) -> u64 {
-        // The lock is held for about a microsecond at a time: spinning
-        // costs less than sleeping and being woken.
-        let lock = || loop {
-            match shared.try_lock() {
-                Ok(w) => break w,
-                Err(std::sync::TryLockError::WouldBlock) => std::hint::spin_loop(),
-                Err(std::sync::TryLockError::Poisoned(_)) => panic!("a search thread panicked"),
-            }
-        };
+        let lock = || shared.lock();
         let mut done = 0;
         // This thread's last iteration, finished at its next turn with the
         // lock, together with its next descent: the lock is taken once an
         // iteration.
         let mut pending: Option<Pending<G>> = None;
+        // Iterations this thread ran through without letting go of the lock.
+        let mut held = 0;
         let mut w = lock();
         w.grow_cap = w.node_cap.min(cap(max_nodes));
         'iterations: loop {
@@ -99,6 +93,9 @@ impl<G: Game> Worker<G> {
                 break;
             }
             let mut leaf = w.descend(walk, root, true);
+            if !matches!(leaf, Leaf::Ended(_)) {
+                held = 0;
+            }
             while let Leaf::Expand(deferred) = leaf {
                 // The expansion's plan is made without the lock, with a
                 // virtual loss on the path meanwhile.
@@ -143,6 +140,18 @@ impl<G: Game> Worker<G> {
                     walk.learn_replies(o);
                     w.backup(walk, Reward::plain(o));
                     done += 1;
+                    // Such iterations need no playout, so this thread
+                    // would hold on to the lock through them: after a few,
+                    // a thread waiting to finish its iteration (and let
+                    // the others expand the node it is expanding) gets
+                    // its turn.
+                    held += 1;
+                    if held >= HOLD_ENDED && shared.waiting.load(Ordering::Relaxed) > 0 {
+                        drop(w);
+                        shared.let_in();
+                        w = lock();
+                        held = 0;
+                    }
                 }
                 leaf => {
                     w.add_virtual_loss(walk);
@@ -228,6 +237,66 @@ impl<G: Game> Worker<G> {
         }
     }
 }
+
+/// A tree that several threads grow, behind one lock.
+pub(crate) struct Shared<'a, G: Game> {
+    worker: Mutex<&'a mut Worker<G>>,
+    /// Threads spinning for the lock.
+    waiting: AtomicUsize,
+}
+
+impl<'a, G: Game> Shared<'a, G> {
+    pub fn new(worker: &'a mut Worker<G>) -> Self {
+        Shared {
+            worker: Mutex::new(worker),
+            waiting: AtomicUsize::new(0),
+        }
+    }
+
+    /// Takes the lock. It is held for about a microsecond at a time:
+    /// spinning costs less than sleeping and being woken.
+    fn lock(&self) -> MutexGuard<'_, &'a mut Worker<G>> {
+        let mut counted = false;
+        let w = loop {
+            match self.worker.try_lock() {
+                Ok(w) => break w,
+                Err(TryLockError::WouldBlock) => {
+                    if !counted {
+                        self.waiting.fetch_add(1, Ordering::Relaxed);
+                        counted = true;
+                    }
+                    std::hint::spin_loop();
+                }
+                Err(TryLockError::Poisoned(_)) => panic!("a search thread panicked"),
+            }
+        };
+        if counted {
+            self.waiting.fetch_sub(1, Ordering::Relaxed);
+        }
+        w
+    }
+
+    /// Called without the lock: waits (briefly) until a thread that was
+    /// waiting for the lock has taken it, so that releasing the lock and
+    /// taking it again at once does not shut the others out.
+    fn let_in(&self) {
+        let before = self.waiting.load(Ordering::Relaxed);
+        for _ in 0..LET_IN_SPINS {
+            if self.waiting.load(Ordering::Relaxed) < before {
+                break;
+            }
+            std::hint::spin_loop();
+        }
+    }
+}
+
+/// Iterations that need no playout a thread runs in one turn with the
+/// lock before it lets a waiting thread in.
+const HOLD_ENDED: u32 = 4;
+
+/// How long [`Shared::let_in`] waits at most: about 10 µs, well beyond
+/// the time a spinning thread takes to see the lock free.
+const LET_IN_SPINS: u32 = 1000;
 
 /// An iteration a thread finishes at its next turn with the lock.
 struct Pending<G: Game> {

@@ -1,7 +1,5 @@
 //! Tests of the tree walk, alone and with threads sharing the tree.
 
-use std::sync::Mutex;
-
 use super::*;
 use crate::search::limits::Stopper;
 use crate::search::toy::{Hex, hex_wrapper_items};
@@ -53,7 +51,7 @@ fn threads_sharing_a_tree_leave_every_count_whole() {
     let mut walks = [Walk::new(&(), 1, table.clone()), Walk::new(&(), 2, table)];
     let limits = crate::search::Limits::none();
     let stop = Stopper::new(&limits, std::time::Instant::now());
-    let shared = Mutex::new(&mut w);
+    let shared = Shared::new(&mut w);
     let done: u64 = std::thread::scope(|s| {
         let runs: Vec<_> = walks
             .iter_mut()

@@ -81,6 +81,16 @@ fn in_place_reason(meta: &std::fs::Metadata, dir: &Path) -> Option<&'static str>
 /// an error when the save would be refused (a file the user may not
 /// write, no room for a new one, not a regular file).
 fn plan(path: &Path) -> anyhow::Result<(PathBuf, PathBuf, Option<std::fs::Metadata>)> {
+    if path
+        .as_os_str()
+        .to_string_lossy()
+        .ends_with(std::path::MAIN_SEPARATOR)
+    {
+        bail!(
+            "cannot save {}: that names a directory, not a file",
+            path.display()
+        );
+    }
     let target = resolve(path)?;
     let dir = match target.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),

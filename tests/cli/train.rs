@@ -144,6 +144,11 @@ fn damaged_or_missing_weights_are_refused() {
         ],
         "--holdout 1 would hold out every game",
     );
+    // A folder's name, checked before any work.
+    refused(
+        &["train", "--data", "games", "--out", "no/such/dir/"],
+        "names a directory, not a file",
+    );
 }
 
 #[test]

@@ -146,9 +146,10 @@ impl<G: Game> Worker<G> {
                     // the others expand the node it is expanding) gets
                     // its turn.
                     held += 1;
-                    if held >= HOLD_ENDED && shared.waiting.load(Ordering::Relaxed) > 0 {
+                    let waiting = shared.waiting.load(Ordering::Relaxed);
+                    if held >= HOLD_ENDED && waiting > 0 {
                         drop(w);
-                        shared.let_in();
+                        shared.let_in(waiting);
                         w = lock();
                         held = 0;
                     }
@@ -276,11 +277,10 @@ impl<'a, G: Game> Shared<'a, G> {
         w
     }
 
-    /// Called without the lock: waits (briefly) until a thread that was
-    /// waiting for the lock has taken it, so that releasing the lock and
-    /// taking it again at once does not shut the others out.
-    fn let_in(&self) {
-        let before = self.waiting.load(Ordering::Relaxed);
+    /// Called just after letting go of the lock, which `before` threads
+    /// were waiting for: waits (briefly) until one of them has taken it,
+    /// so that taking it again at once does not shut them out.
+    fn let_in(&self, before: usize) {
         for _ in 0..LET_IN_SPINS {
             if self.waiting.load(Ordering::Relaxed) < before {
                 break;
@@ -294,8 +294,9 @@ impl<'a, G: Game> Shared<'a, G> {
 /// lock before it lets a waiting thread in.
 const HOLD_ENDED: u32 = 4;
 
-/// How long [`Shared::let_in`] waits at most: about 10 µs, well beyond
-/// the time a spinning thread takes to see the lock free.
+/// How long [`Shared::let_in`] waits at most, in spin-loop hints: some
+/// microseconds, far beyond the time a spinning thread takes to see the
+/// lock free.
 const LET_IN_SPINS: u32 = 1000;
 
 /// An iteration a thread finishes at its next turn with the lock.

@@ -185,6 +185,26 @@ fn selfplay_writes_games() {
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 3);
     assert!(dir.join("game-0002.caminos").is_file());
     assert!(dir.join("results.jsonl").is_file());
+    // A shorter run forced over it leaves no game of the old run beside
+    // its records, and no file of the user's.
+    std::fs::write(dir.join("mine.caminos"), "").unwrap();
+    let forced = cabra(&[
+        "selfplay",
+        "--games",
+        "1",
+        "--iterations",
+        "200",
+        "--quiet",
+        "--force",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(forced.status.success(), "{}", stderr(&forced));
+    assert!(dir.join("game-0001.caminos").is_file());
+    assert!(!dir.join("game-0002.caminos").exists());
+    assert!(dir.join("mine.caminos").is_file());
+    let records = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    assert_eq!(records.lines().count(), 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

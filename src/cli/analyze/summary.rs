@@ -188,7 +188,7 @@ pub fn summary(
 
 /// What a merge found, as a line.
 pub fn merge_line(n: &Notes) -> String {
-    let mut text = format!("merged {} folders", n.folders.len());
+    let mut text = format!("merged {}", plural(n.folders.len() as u64, "folder"));
     if n.missing.is_empty() {
         text.push_str(", no game missing");
     } else {

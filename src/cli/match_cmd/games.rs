@@ -33,6 +33,30 @@ pub fn game_file(dir: &Path, g: usize) -> PathBuf {
     dir.join(format!("game-{:04}.caminos", g + 1))
 }
 
+/// Removes the game files of `dir` numbered above `games`: left by an
+/// earlier, longer run that `--force` replaces, they would sit beside
+/// records that no longer name them. Other files are left alone.
+fn remove_games_beyond(dir: &Path, games: u64) -> anyhow::Result<()> {
+    let entries =
+        std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(number) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("game-")?.strip_suffix(".caminos"))
+            .filter(|n| n.len() >= 4 && n.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|n| n.parse::<u64>().ok())
+        else {
+            continue;
+        };
+        if number > games {
+            std::fs::remove_file(entry.path())
+                .with_context(|| format!("cannot remove {}", entry.path().display()))?;
+        }
+    }
+    Ok(())
+}
+
 /// Games at once: as asked, else cores / the threads of the hungrier
 /// player.
 pub fn concurrency(opts: &PlayOptions, threads: usize, games: usize) -> usize {
@@ -90,6 +114,9 @@ pub fn play_all(
             .prefix(".cabra-write-test")
             .tempfile_in(dir)
             .with_context(|| format!("cannot write in {}", dir.display()))?;
+        if opts.force && !plan.resume {
+            remove_games_beyond(dir, opts.games)?;
+        }
         if !opts.force && !plan.resume {
             if let Some(f) = plan
                 .todo

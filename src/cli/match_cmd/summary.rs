@@ -187,7 +187,10 @@ pub fn match_summary(games: &[Option<ResultRecord>], report: Report) -> anyhow::
 
 /// What a merge found, as lines of text.
 pub fn merge_lines(m: &MergeNotes) -> String {
-    let mut text = format!("merged {} folders", m.folders.len());
+    let mut text = format!(
+        "merged {}",
+        cabra::engine::plural(m.folders.len() as u64, "folder")
+    );
     if m.missing.is_empty() {
         text.push_str(", no game missing");
     } else {

@@ -93,6 +93,19 @@ impl<G: Game> Worker<G> {
                 break;
             }
             let mut leaf = w.descend(walk, root, true);
+            if matches!(leaf, Leaf::Open(_))
+                && walk.path.len() == 1
+                && w.tree.node(ROOT).expanding()
+            {
+                // Another thread is adding the root's first move: a
+                // playout from the root itself would count for no root
+                // move. Let that thread finish, then descend again.
+                let waiting = shared.waiting.load(Ordering::Relaxed);
+                drop(w);
+                shared.let_in(waiting);
+                w = lock();
+                continue 'iterations;
+            }
             if !matches!(leaf, Leaf::Ended(_)) {
                 held = 0;
             }
@@ -279,7 +292,8 @@ impl<'a, G: Game> Shared<'a, G> {
 
     /// Called just after letting go of the lock, which `before` threads
     /// were waiting for: waits (briefly) until one of them has taken it,
-    /// so that taking it again at once does not shut them out.
+    /// so that taking it again at once does not shut them out; with none
+    /// waiting, waits the whole (short) while.
     fn let_in(&self, before: usize) {
         for _ in 0..LET_IN_SPINS {
             if self.waiting.load(Ordering::Relaxed) < before {

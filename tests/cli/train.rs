@@ -11,20 +11,7 @@ fn generate_train_load_and_play() {
     let games = dir.path().join("games");
     let weights = dir.path().join("w.bin");
     let (g, w) = (games.to_str().unwrap(), weights.to_str().unwrap());
-    success(cabra(&[
-        "selfplay",
-        "--games",
-        "6",
-        "--iterations",
-        "100",
-        "--threads",
-        "1",
-        "--seed",
-        "1",
-        "--quiet",
-        "--out",
-        g,
-    ]));
+    selfplay(g, 6, 100, 1);
     // Each record holds the search's targets of each engine placement.
     let text = std::fs::read_to_string(games.join("results.jsonl")).unwrap();
     for line in text.lines() {
@@ -156,20 +143,7 @@ fn training_data_is_read_in_game_order_and_checked() {
     let dir = temp_dir();
     let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
     let (a, b) = (path("a"), path("b"));
-    success(cabra(&[
-        "selfplay",
-        "--games",
-        "4",
-        "--iterations",
-        "50",
-        "--threads",
-        "1",
-        "--seed",
-        "3",
-        "--quiet",
-        "--out",
-        &a,
-    ]));
+    selfplay(&a, 4, 50, 3);
     // The same games, listed in another order (as games that end in
     // another order are): the same weights.
     let records = std::fs::read_to_string(dir.path().join("a/results.jsonl")).unwrap();
@@ -260,18 +234,7 @@ fn training_data_is_read_in_game_order_and_checked() {
 fn progress_that_cannot_be_written_does_not_lose_the_run() {
     let dir = temp_dir();
     let data = dir.path().join("games");
-    success(cabra(&[
-        "selfplay",
-        "--games",
-        "2",
-        "--iterations",
-        "50",
-        "--threads",
-        "1",
-        "--quiet",
-        "--out",
-        data.to_str().unwrap(),
-    ]));
+    selfplay(data.to_str().unwrap(), 2, 50, 1);
     let out = dir.path().join("w.bin");
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_cabra"))
         .args(["train", "--data"])
@@ -291,6 +254,25 @@ fn progress_that_cannot_be_written_does_not_lose_the_run() {
         stderr(&o)
     );
     assert_eq!(&std::fs::read(&out).unwrap()[..8], b"CABRAVAL");
+}
+
+/// Self-play of `games` games at `iterations` a move, one thread, into `out`.
+fn selfplay(out: &str, games: u32, iterations: u32, seed: u64) {
+    let (games, iterations, seed) = (games.to_string(), iterations.to_string(), seed.to_string());
+    success(cabra(&[
+        "selfplay",
+        "--games",
+        &games,
+        "--iterations",
+        &iterations,
+        "--threads",
+        "1",
+        "--seed",
+        &seed,
+        "--quiet",
+        "--out",
+        out,
+    ]));
 }
 
 /// Runs `cabra args`, which must fail cleanly with an error that says `says`.

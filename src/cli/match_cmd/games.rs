@@ -116,8 +116,7 @@ pub fn play_all(
             .with_context(|| format!("cannot write in {}", dir.display()))?;
         if opts.force && !plan.resume {
             remove_games_beyond(dir, opts.games)?;
-        }
-        if !opts.force && !plan.resume {
+        } else if !plan.resume {
             if let Some(f) = plan
                 .todo
                 .iter()

@@ -27,7 +27,7 @@ use super::order::{child_salt, mix};
 use super::report::{MoveStats, Proven, Report};
 use super::tree::{Node, Proof, ROOT};
 use super::walk::{Walk, reply_table};
-use super::worker::{Shared, Worker};
+use super::worker::{LANES, Shared, Worker};
 
 /// The longest principal variation a report gives.
 const MAX_PV: usize = 64;
@@ -57,7 +57,9 @@ impl<G: Game> Searcher<G> {
         let seed = thread_seed(config.seed, 0);
         let worker = Worker::new(&root, &config, seed, config.node_cap);
         let replies = reply_table::<G>(config.reply);
-        let walks = (0..threads)
+        // One walk per lane of each thread (a thread alone has one).
+        let lanes = if threads > 1 { LANES } else { 1 };
+        let walks = (0..threads * lanes)
             .map(|i| Walk::new(&playout, thread_seed(config.seed, i), replies.clone()))
             .collect();
         let pool = (threads > 1).then(|| {
@@ -121,7 +123,7 @@ impl<G: Game> Searcher<G> {
     pub fn search(&mut self, limits: &Limits) -> Report<G::Move> {
         let start = Instant::now();
         let stopper = Stopper::new(limits, start);
-        let n = self.walks.len();
+        let n = self.config.threads.max(1);
         let root = &self.root;
         let max_nodes = share(limits.nodes, 1, 0);
         let iterations: u64 = match &self.pool {
@@ -134,16 +136,17 @@ impl<G: Game> Searcher<G> {
             ),
             Some(pool) => {
                 // `broadcast` runs the closure once on each pool thread,
-                // each with its own walk over the one tree.
+                // each with its own lanes' walks over the one tree.
                 let shared = Shared::new(&mut self.worker);
-                let walks: Vec<Mutex<&mut Walk<G>>> =
-                    self.walks.iter_mut().map(Mutex::new).collect();
+                let per_thread = self.walks.len() / n;
+                let lanes: Vec<Mutex<&mut [Walk<G>]>> =
+                    self.walks.chunks_mut(per_thread).map(Mutex::new).collect();
                 pool.broadcast(|ctx| {
                     let i = ctx.index();
-                    let mut walk = walks[i].lock().expect("a search thread panicked");
+                    let mut lanes = lanes[i].lock().expect("a search thread panicked");
                     Worker::run_shared(
                         &shared,
-                        &mut walk,
+                        &mut lanes,
                         root,
                         share(limits.iterations, n, i),
                         max_nodes,
@@ -258,7 +261,7 @@ impl<G: Game> Searcher<G> {
             },
             pv: best.map(|id| self.pv(id)).unwrap_or_default(),
             top,
-            threads: self.walks.len(),
+            threads: self.config.threads.max(1),
         }
     }
 

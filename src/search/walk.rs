@@ -1,6 +1,7 @@
-//! What one search thread carries through its iterations: its random
-//! stream, the path of its descent, its playouts and its handle on the
-//! reply table that the threads share.
+//! What one search thread (or one lane of a thread, when threads share a
+//! tree) carries through its iterations: its random stream, the path of
+//! its descent, its playouts and its handle on the reply table that the
+//! threads share.
 //! The tree it walks is the [`super::worker::Worker`]'s, shared when
 //! several threads search it.
 
@@ -74,7 +75,8 @@ pub(crate) struct Walk<G: Game> {
     line: Vec<u16>,
     sides: Vec<Side>,
     /// This thread's exact search state (its transposition table), kept
-    /// from search to search.
+    /// from search to search; a thread's first lane holds it for all its
+    /// lanes.
     pub exact: G::Exact,
     /// The exact search the current descent asks for, if any.
     pub job: Option<ExactJob<G>>,

@@ -2,7 +2,7 @@
 //! and draws) in far fewer iterations than the tree alone needs, and the
 //! move played is one the proof stands on.
 
-use cabra::engine::endgame::{Endgame, Value};
+use cabra::engine::endgame::{Endgame, TABLE_BYTES, Value};
 use cabra::game::record::parse_game;
 use cabra::game::{Move, Position};
 use cabra::search::{Limits, Proven, SearchConfig, Searcher};
@@ -123,7 +123,8 @@ fn a_kept_tree_plays_the_move_its_proof_stands_on() {
 }
 
 /// With threads sharing the tree, each runs its exact searches outside the
-/// tree's lock with its own table; what they prove is recorded all the same.
+/// tree's lock with its own table (one for all its lanes); what they prove
+/// is recorded all the same.
 #[test]
 fn threads_sharing_the_tree_prove_late_positions_too() {
     for (file, left) in [
@@ -138,8 +139,16 @@ fn threads_sharing_the_tree_prove_late_positions_too() {
             seed: 3,
             ..SearchConfig::default()
         };
-        let r = Searcher::new(pos, config).search(&Limits::none().iterations(200_000));
+        let mut s = Searcher::new(pos, config);
+        let r = s.search(&Limits::none().iterations(200_000));
         assert_eq!(r.proven, Some(want), "{file} with {left} left");
+        // The engine's memory cap counts one table a thread.
+        let tables = s.memory().saturating_sub(s.nodes() * 100);
+        assert!(
+            tables <= 2 * TABLE_BYTES,
+            "{file}: {} MiB",
+            s.memory() >> 20
+        );
         assert!(r.iterations < 200_000, "{file}: the proof ended the search");
         if want != Proven::Loss {
             let kept = value_of(pos, r.best.unwrap());

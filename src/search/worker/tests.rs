@@ -39,8 +39,8 @@ fn no_node_adds_a_move_twice() {
 
 #[test]
 fn threads_sharing_a_tree_leave_every_count_whole() {
-    // Two threads grow one tree; while one plans an expansion or plays
-    // out, the other moves blocks of the path's nodes. Every visit must
+    // Two threads grow one tree, each with its lanes; while one plans an
+    // expansion or plays out, the other moves blocks of the path's nodes. Every visit must
     // end up counted once, with its reward, on the nodes the thread
     // really walked through.
     let config = SearchConfig::default();
@@ -48,13 +48,15 @@ fn threads_sharing_a_tree_leave_every_count_whole() {
     let mut w = Worker::new(&root, &config, 3, 1 << 20);
     // They share one reply table, as the searcher's threads do.
     let table = reply_table::<Hex<5>>(true);
-    let mut walks = [Walk::new(&(), 1, table.clone()), Walk::new(&(), 2, table)];
+    let mut walks: Vec<_> = (0..2 * LANES as u64)
+        .map(|i| Walk::new(&(), i, table.clone()))
+        .collect();
     let limits = crate::search::Limits::none();
     let stop = Stopper::new(&limits, std::time::Instant::now());
     let shared = Shared::new(&mut w);
     let done: u64 = std::thread::scope(|s| {
         let runs: Vec<_> = walks
-            .iter_mut()
+            .chunks_mut(LANES)
             .map(|thread| {
                 let (shared, root, stop) = (&shared, &root, &stop);
                 s.spawn(move || Worker::run_shared(shared, thread, root, 20_000, u64::MAX, stop))

@@ -40,9 +40,9 @@ fn no_node_adds_a_move_twice() {
 #[test]
 fn threads_sharing_a_tree_leave_every_count_whole() {
     // Two threads grow one tree, each with its lanes; while one plans an
-    // expansion or plays out, the other moves blocks of the path's nodes. Every visit must
-    // end up counted once, with its reward, on the nodes the thread
-    // really walked through.
+    // expansion or plays out, the other moves blocks of the path's nodes.
+    // Every visit must end up counted once, with its reward, on the nodes
+    // the lane really walked through.
     let config = SearchConfig::default();
     let root = Hex::<5>::new();
     let mut w = Worker::new(&root, &config, 3, 1 << 20);

@@ -95,9 +95,10 @@ pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
     let start = Instant::now();
     let files = data_files(&args.data, &args.out)?;
     let (mut train_set, mut valid_set) = (Vec::<Sample>::new(), Vec::<Sample>::new());
-    let (mut games, mut skipped) = (0usize, 0usize);
+    let (mut games, mut skipped, mut estimated) = (0usize, 0usize, 0usize);
     for path in &files {
-        let (mut records, complete) = jsonl::read_lines::<ResultRecord>(path, "a game record")?;
+        let (mut records, complete) =
+            jsonl::read_numbered_lines::<ResultRecord>(path, "a game record")?;
         if std::fs::metadata(path).is_ok_and(|m| m.len() > complete) {
             eprintln!(
                 "note: {} ends in a part of a line (a run cut short?), left out",
@@ -106,9 +107,9 @@ pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
         }
         // Records come in the order the games ended, which differs from
         // run to run: in game order the same games train the same weights.
-        records.sort_by_key(|r| r.game);
-        for r in &records {
-            let at = || format!("{} game {}", path.display(), r.game);
+        records.sort_by_key(|(_, r)| r.game);
+        for (line, r) in &records {
+            let at = || format!("{} line {line} (game {})", path.display(), r.game);
             if r.header.format > FORMAT {
                 bail!(
                     "{}: records of format {}; this build reads formats up to {FORMAT}",
@@ -122,8 +123,12 @@ pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
                 .parse()
                 .map_err(|e| anyhow::anyhow!("{}: rules '{}': {e}", at(), r.header.rules))?;
             let moves = record_moves(r).map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
+            let samples = train::samples_of_game(rules, &moves).map_err(|e| {
+                let text = r.placements.get(e.number - 1).map_or("", |t| t.trim());
+                anyhow::anyhow!("{}: {e} ('{text}')", at())
+            })?;
             // A forfeit or an adjudication ends a game the moves do not.
-            let Some(mut samples) = train::samples_of_game(rules, &moves) else {
+            let Some(mut samples) = samples else {
                 skipped += 1;
                 continue;
             };
@@ -140,6 +145,7 @@ pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
                             );
                         }
                         s.target = (1.0 - w) * s.target + w * n.winrate as f32;
+                        estimated += 1;
                     }
                 }
             }
@@ -154,6 +160,13 @@ pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
     }
     if train_set.is_empty() {
         bail!("no finished games to train on in the --data folders");
+    }
+    if args.search_weight > 0.0 && estimated == 0 {
+        eprintln!(
+            "note: --search-weight {} weighs nothing: no record holds the search's estimates \
+             (selfplay --out writes them, match --out does not), so every label is the game's result",
+            args.search_weight
+        );
     }
     let mut out = Progress::default();
     out.line(format_args!(
@@ -173,29 +186,54 @@ pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
         seed: args.seed,
     };
     let held = !valid_set.is_empty();
+    if let (Some(net), true) = (init, held) {
+        // What fine-tuning starts from, to compare its epochs with.
+        let (loss, accuracy) = train::evaluate(&net.params(), &valid_set);
+        out.line(format_args!(
+            "before training: held out {loss:.4} (winner named in {:.1}%)",
+            100.0 * accuracy
+        ));
+    }
+    let mut best: Option<(usize, f64)> = None;
+    let mut epoch_start = Instant::now();
     let params = train::train(&train_set, &valid_set, config, init, |e| {
+        let seconds = epoch_start.elapsed().as_secs_f64();
+        epoch_start = Instant::now();
         if held {
             out.line(format_args!(
-                "epoch {}/{}: loss {:.4}, held out {:.4} (winner named in {:.1}%)",
+                "epoch {}/{}: loss {:.4}, held out {:.4} (winner named in {:.1}%), {seconds:.1} s",
                 e.number,
                 args.epochs,
                 e.train_loss,
                 e.valid_loss,
                 100.0 * e.valid_accuracy
             ));
+            if best.is_none_or(|(_, b)| e.valid_loss < b) {
+                best = Some((e.number, e.valid_loss));
+            }
         } else {
             out.line(format_args!(
-                "epoch {}/{}: loss {:.4}",
+                "epoch {}/{}: loss {:.4}, {seconds:.1} s",
                 e.number, args.epochs, e.train_loss
             ));
         }
     })
     .with_context(|| format!("{} is not written", args.out.display()))?;
-    super::save::save_atomically(&args.out, &format::encode(&params))?;
+    if let Some((number, loss)) = best.filter(|&(n, _)| n < args.epochs) {
+        // The last epoch's weights are written: say when an earlier one
+        // did better on the held-out games, so that a rerun can stop there.
+        out.line(format_args!(
+            "the held-out loss was lowest after epoch {number} ({loss:.4}); \
+             the weights written are the last epoch's (--epochs {number} would stop there)"
+        ));
+    }
+    let bytes = format::encode(&params);
+    super::save::save_atomically(&args.out, &bytes)?;
     out.line(format_args!(
-        "wrote {} (format version {}) in {:.1} s",
+        "wrote {} (format version {}, checksum {}) in {:.1} s",
         args.out.display(),
         format::VERSION,
+        format::checksum_hex(&bytes),
         start.elapsed().as_secs_f64()
     ));
     Ok(())

@@ -57,6 +57,9 @@ fn generate_train_load_and_play() {
     assert!(out.contains("held out"), "{out}");
     let bytes = std::fs::read(&weights).unwrap();
     assert_eq!(&bytes[..8], b"CABRAVAL");
+    // The checksum printed is the one the file ends with.
+    let sum = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().unwrap());
+    assert!(out.contains(&format!("checksum {sum:016x}")), "{out}");
 
     // Trained again without --force: refused, the file left as it was.
     let again = cabra(&["train", "--data", g, "--out", w, "--epochs", "1"]);
@@ -114,6 +117,19 @@ fn damaged_or_missing_weights_are_refused() {
         ],
         "cannot read 'no/such.bin'",
     );
+    // An empty file, and an endless one that is not read to its end.
+    let nothing = dir.path().join("nothing.bin");
+    std::fs::write(&nothing, b"").unwrap();
+    for (file, says) in [
+        (nothing.to_str().unwrap(), "the file is empty"),
+        ("/dev/zero", "not a Cabra weights file"),
+    ] {
+        let engine = format!("default,weights={file}");
+        refused(
+            &["search", "--engine", &engine, "--iterations", "100"],
+            says,
+        );
+    }
     let empty = dir.path().to_str().unwrap();
     refused(
         &["train", "--data", empty, "--out", "x.bin"],
@@ -228,6 +244,90 @@ fn training_data_is_read_in_game_order_and_checked() {
         ],
         "not from 0 to 1",
     );
+
+    // A placement the position does not allow: the file's line, the
+    // game and the move are named.
+    let mut lines: Vec<serde_json::Value> = records
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let game = lines[1]["game"].clone();
+    let p = lines[1]["placements"].as_array_mut().unwrap();
+    p[3] = p[2].clone();
+    let illegal: String = lines.iter().map(|r| format!("{r}\n")).collect();
+    std::fs::write(dir.path().join("c/results.jsonl"), illegal).unwrap();
+    refused(
+        &["train", "--data", &c, "--out", "x.bin"],
+        &format!("c/results.jsonl line 2 (game {game}): move 4 is illegal"),
+    );
+}
+
+#[test]
+fn fine_tuning_reports_where_it_starts_and_its_best_epoch() {
+    let dir = temp_dir();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let data = path("sp");
+    selfplay(&data, 4, 50, 5);
+    let out = success(cabra(&[
+        "train",
+        "--data",
+        &data,
+        "--out",
+        &path("w.bin"),
+        "--from",
+        "builtin",
+        "--epochs",
+        "3",
+        "--holdout",
+        "2",
+    ]));
+    let before = out
+        .lines()
+        .position(|l| l.starts_with("before training: held out"));
+    let first = out.lines().position(|l| l.starts_with("epoch 1/3"));
+    assert!(before.is_some() && before < first, "{out}");
+    // Which epoch did best on the held-out games, unless the last did.
+    let losses: Vec<f64> = out
+        .lines()
+        .filter(|l| l.starts_with("epoch "))
+        .map(|l| l.split("held out ").nth(1).unwrap()[..6].parse().unwrap())
+        .collect();
+    let best = (0..3)
+        .min_by(|&a, &b| losses[a].total_cmp(&losses[b]))
+        .unwrap();
+    assert_eq!(
+        out.contains(&format!("lowest after epoch {}", best + 1)),
+        best < 2,
+        "{out}"
+    );
+    // Match records hold no search estimates: --search-weight says so.
+    let m = path("m");
+    success(cabra(&[
+        "match",
+        "--a",
+        "default",
+        "--b",
+        "baseline",
+        "--games",
+        "2",
+        "--iterations",
+        "50",
+        "--out",
+        &m,
+    ]));
+    let o = cabra(&[
+        "train",
+        "--data",
+        &m,
+        "--out",
+        &path("m.bin"),
+        "--epochs",
+        "1",
+        "--search-weight",
+        "0.5",
+    ]);
+    assert_no_panic(&o, "train --search-weight on match records");
+    assert!(stderr(&o).contains("weighs nothing"), "{}", stderr(&o));
 }
 
 #[test]

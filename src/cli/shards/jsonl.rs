@@ -16,6 +16,16 @@ use serde::de::DeserializeOwned;
 /// file: none. A complete line that is not a `T` is an error naming the
 /// line and saying it is not `what`.
 pub fn read_lines<T: DeserializeOwned>(path: &Path, what: &str) -> anyhow::Result<(Vec<T>, u64)> {
+    let (lines, complete) = read_numbered_lines(path, what)?;
+    Ok((lines.into_iter().map(|(_, t)| t).collect(), complete))
+}
+
+/// [`read_lines`], each record with its line number (1 for the first),
+/// for messages about what a record holds.
+pub fn read_numbered_lines<T: DeserializeOwned>(
+    path: &Path,
+    what: &str,
+) -> anyhow::Result<(Vec<(usize, T)>, u64)> {
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
@@ -29,7 +39,7 @@ pub fn read_lines<T: DeserializeOwned>(path: &Path, what: &str) -> anyhow::Resul
         }
         let record: T = serde_json::from_slice(line)
             .with_context(|| format!("{} line {}: not {what}", path.display(), i + 1))?;
-        lines.push(record);
+        lines.push((i + 1, record));
     }
     Ok((lines, complete as u64))
 }

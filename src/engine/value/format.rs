@@ -21,12 +21,24 @@ pub const VERSION: u32 = 2;
 
 const HEADER: usize = 8 + 4 + 4 + 4;
 
+/// The size in bytes of a weights file of this build's shape.
+pub const SIZE: usize = HEADER + 4 * PARAMS + 8;
+
 /// Why a weights file cannot be read.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum WeightsError {
+    /// No bytes at all.
+    #[error("the file is empty")]
+    Empty,
     /// It does not start with [`MAGIC`].
     #[error("not a Cabra weights file (it does not start with CABRAVAL)")]
     NotWeights,
+    /// It ends inside its header.
+    #[error("the file ends after {found} bytes, inside its header: it is cut short")]
+    Truncated {
+        /// Bytes found.
+        found: usize,
+    },
     /// Another format version.
     #[error("weights of format version {found}; this build reads version {VERSION}")]
     Version {
@@ -43,13 +55,19 @@ pub enum WeightsError {
         /// The hidden units in the file.
         hidden: u32,
     },
-    /// Fewer or more bytes than the header says.
-    #[error("the file holds {found} bytes where its header says {expected}")]
+    /// Fewer bytes than the header says.
+    #[error("the file ends after {found} bytes where its header says {expected}: it is cut short")]
     Length {
         /// Bytes expected.
         expected: usize,
         /// Bytes found.
         found: usize,
+    },
+    /// More bytes than the header says.
+    #[error("the file is longer than the {expected} bytes its header says")]
+    TooLong {
+        /// Bytes expected.
+        expected: usize,
     },
     /// The checksum does not match: the file is damaged.
     #[error("the checksum does not match: the file is damaged")]
@@ -67,6 +85,15 @@ pub fn fnv64(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
+}
+
+/// The checksum that the weights file `bytes` ends with, as 16 hex
+/// digits (what `cabra train` prints when it writes one).
+pub fn checksum_hex(bytes: &[u8]) -> String {
+    let tail = &bytes[bytes.len().saturating_sub(8)..];
+    let mut sum = [0u8; 8];
+    sum[..tail.len()].copy_from_slice(tail);
+    format!("{:016x}", u64::from_le_bytes(sum))
 }
 
 /// How many f32 the weights are.
@@ -90,8 +117,15 @@ pub fn encode(params: &[f32]) -> Vec<u8> {
 
 /// The weights in `bytes`, checked.
 pub fn decode(bytes: &[u8]) -> Result<Vec<f32>, WeightsError> {
-    if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+    if bytes.is_empty() {
+        return Err(WeightsError::Empty);
+    }
+    let magic = &bytes[..bytes.len().min(8)];
+    if magic != &MAGIC[..magic.len()] {
         return Err(WeightsError::NotWeights);
+    }
+    if bytes.len() < HEADER {
+        return Err(WeightsError::Truncated { found: bytes.len() });
     }
     let word = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
     let found = word(8);
@@ -102,12 +136,15 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<f32>, WeightsError> {
     if inputs as usize != INPUTS || hidden as usize != HIDDEN {
         return Err(WeightsError::Shape { inputs, hidden });
     }
-    let expected = HEADER + 4 * PARAMS + 8;
-    if bytes.len() != expected {
+    let expected = SIZE;
+    if bytes.len() < expected {
         return Err(WeightsError::Length {
             expected,
             found: bytes.len(),
         });
+    }
+    if bytes.len() > expected {
+        return Err(WeightsError::TooLong { expected });
     }
     let (body, sum) = bytes.split_at(expected - 8);
     if fnv64(body).to_le_bytes() != sum {
@@ -149,5 +186,18 @@ mod tests {
             decode(&bytes[..bytes.len() - 1]),
             Err(WeightsError::Length { .. })
         ));
+        let mut long = bytes.clone();
+        long.push(0);
+        assert_eq!(decode(&long), Err(WeightsError::TooLong { expected: SIZE }));
+        assert_eq!(decode(b""), Err(WeightsError::Empty));
+        assert_eq!(decode(b"CABRA"), Err(WeightsError::Truncated { found: 5 }));
+        assert_eq!(
+            decode(&bytes[..12]),
+            Err(WeightsError::Truncated { found: 12 })
+        );
+        assert_eq!(
+            checksum_hex(&bytes),
+            format!("{:016x}", fnv64(&bytes[..SIZE - 8]))
+        );
     }
 }

@@ -131,8 +131,7 @@ pub fn load(path: &Path) -> Result<&'static Net, String> {
     if let Some(net) = loaded.get(path) {
         return Ok(net);
     }
-    let bytes =
-        std::fs::read(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
+    let bytes = read_capped(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
     let net = Net::from_bytes(&bytes, &path.display().to_string())
         .map_err(|e| format!("'{}': {e}", path.display()))?;
     // Kept for the process's life: a configuration is copied into every
@@ -140,6 +139,18 @@ pub fn load(path: &Path) -> Result<&'static Net, String> {
     let net: &'static Net = Box::leak(Box::new(net));
     loaded.insert(path.to_path_buf(), net);
     Ok(net)
+}
+
+/// The bytes of `path`, but no more than one past a weights file's size:
+/// a path to an endless stream (`/dev/zero`) or a huge file is refused as
+/// too long, not read into memory.
+fn read_capped(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(format::SIZE as u64 + 1)
+        .read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// Which weights a configuration uses.

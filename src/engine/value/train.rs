@@ -10,7 +10,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use super::features::for_each_active;
 use super::format::PARAMS;
 use super::{HIDDEN, Net};
-use crate::game::{Move, Position, Rules, Status};
+use crate::game::{Move, PlacementError, Position, Rules, Status};
 
 /// One training position and its label.
 #[derive(Clone, Copy)]
@@ -21,24 +21,37 @@ pub struct Sample {
     pub target: f32,
 }
 
+/// A game's move that its position does not allow: a damaged record.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("move {number} is illegal: {error}")]
+pub struct IllegalMove {
+    /// 1 for the game's first move.
+    pub number: usize,
+    /// What the rules say against it.
+    pub error: PlacementError,
+}
+
 /// The positions of one finished game, each labelled with its result:
-/// every position before the end, from the empty board on. `None` when a
-/// move is illegal or the moves do not finish the game.
-pub fn samples_of_game(rules: Rules, moves: &[Move]) -> Option<Vec<Sample>> {
+/// every position before the end, from the empty board on. `Ok(None)` when
+/// the moves do not finish the game (a forfeit, an adjudication).
+pub fn samples_of_game(rules: Rules, moves: &[Move]) -> Result<Option<Vec<Sample>>, IllegalMove> {
     let mut pos = Position::with_rules(rules);
     let mut seen = Vec::with_capacity(moves.len());
-    for &m in moves {
+    for (i, &m) in moves.iter().enumerate() {
         seen.push(pos);
-        pos.try_play_move(m).ok()?;
+        pos.try_play_move(m).map_err(|error| IllegalMove {
+            number: i + 1,
+            error,
+        })?;
     }
     // A game that ends when a player cannot place is over after the last
     // placement: the status says so.
     let winner = match pos.status() {
-        Status::Ongoing => return None,
+        Status::Ongoing => return Ok(None),
         Status::Won { winner, .. } => Some(winner),
         Status::Draw { .. } => None,
     };
-    Some(
+    Ok(Some(
         seen.into_iter()
             .filter(|p| !p.status().is_over())
             .map(|p| Sample {
@@ -50,7 +63,7 @@ pub fn samples_of_game(rules: Rules, moves: &[Move]) -> Option<Vec<Sample>> {
                 },
             })
             .collect(),
-    )
+    ))
 }
 
 /// How to train.
@@ -257,19 +270,31 @@ mod tests {
 
     #[test]
     fn a_game_gives_its_positions_labelled_by_the_winner() {
-        let s = samples_of_game(Rules::CAMINOS, &game()).expect("a finished game");
+        let s = samples_of_game(Rules::CAMINOS, &game())
+            .unwrap()
+            .expect("a finished game");
         assert_eq!(s.len(), 5);
         // Player 1 won: 1 where player 1 is to move (even plies), 0 else.
         for (i, x) in s.iter().enumerate() {
             assert_eq!(x.target, if i % 2 == 0 { 1.0 } else { 0.0 }, "ply {i}");
         }
         // A game cut short is not a sample.
-        assert!(samples_of_game(Rules::CAMINOS, &game()[..4]).is_none());
+        assert_eq!(
+            samples_of_game(Rules::CAMINOS, &game()[..4]).map(|s| s.is_none()),
+            Ok(true)
+        );
+        // A move its position does not allow is named by its number.
+        let mut bad = game();
+        bad[2] = bad[1];
+        let e = samples_of_game(Rules::CAMINOS, &bad)
+            .map(|_| ())
+            .unwrap_err();
+        assert_eq!(e.number, 3);
     }
 
     #[test]
     fn training_learns_a_game_it_sees() {
-        let s = samples_of_game(Rules::CAMINOS, &game()).unwrap();
+        let s = samples_of_game(Rules::CAMINOS, &game()).unwrap().unwrap();
         let config = TrainConfig {
             epochs: 60,
             batch: 4,
@@ -293,7 +318,7 @@ mod tests {
 
     #[test]
     fn a_run_that_diverges_writes_nothing() {
-        let s = samples_of_game(Rules::CAMINOS, &game()).unwrap();
+        let s = samples_of_game(Rules::CAMINOS, &game()).unwrap().unwrap();
         let config = TrainConfig {
             epochs: 3,
             batch: 4,

@@ -108,7 +108,10 @@ pub struct BudgetOptions {
     /// 50k, 1.5M; reproducible with --threads 1 and a --seed.
     #[arg(long, value_parser = parse_count, value_name = "N")]
     pub iterations: Option<u64>,
-    /// Stop a search once the tree holds this many nodes, e.g. 1M.
+    /// Stop a search once the tree holds this many nodes, e.g. 1M. The
+    /// tree kept from earlier moves counts: a move's search whose tree
+    /// holds that many already runs 500 iterations, so that its move is
+    /// still a searched one.
     #[arg(long, value_parser = parse_count, value_name = "N")]
     pub nodes: Option<u64>,
     /// Search threads (sharing one tree), 1 to 256.

@@ -175,6 +175,15 @@ fn bad_queries_get_an_error_and_the_others_go_on() {
     };
     let nulls: Vec<&Value> = answers.iter().filter(|a| a["id"].is_null()).collect();
     assert_eq!(nulls.len(), 3, "{nulls:?}");
+    // Without an id, the input line finds the query.
+    let mut lines: Vec<u64> = nulls.iter().map(|a| a["line"].as_u64().unwrap()).collect();
+    lines.sort();
+    assert_eq!(lines, [1, 2, 3]);
+    assert!(
+        answers
+            .iter()
+            .all(|a| a["id"].is_null() || a.get("line").is_none())
+    );
     assert!(error(json!("u")).contains("unknown field \"iteration\""));
     assert!(error(json!("m")).contains("illegal"));
     assert!(error(json!("t")).contains("not a turn"));
@@ -201,4 +210,46 @@ fn bad_queries_get_an_error_and_the_others_go_on() {
     for key in ["best", "winrate", "iterations", "top"] {
         assert!(a.get(key).is_none(), "{key}: {a}");
     }
+}
+
+#[test]
+fn a_script_may_write_every_query_before_it_reads() {
+    // Far more than the pipes hold, both ways: with reading one query
+    // ahead of the engines, each side waited for the other for ever.
+    const QUERIES: usize = 3000;
+    let mut child = spawn(&["analysis", "--threads", "1", "--workers", "1"]);
+    let pid = child.id().to_string();
+    let finished = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watchdog = {
+        let finished = finished.clone();
+        std::thread::spawn(move || {
+            for _ in 0..1200 {
+                if finished.load(std::sync::atomic::Ordering::Relaxed) {
+                    return false;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            let _ = std::process::Command::new("kill")
+                .args(["-9", &pid])
+                .status();
+            true
+        })
+    };
+    let mut input = child.stdin.take().unwrap();
+    for i in 0..QUERIES {
+        let q = json!({"id": i, "moves": ["L E180 110"], "turns": [0, 1], "iterations": 1});
+        use std::io::Write;
+        if writeln!(input, "{q}").is_err() {
+            break;
+        }
+    }
+    drop(input);
+    let out = child.wait_with_output().unwrap();
+    finished.store(true, std::sync::atomic::Ordering::Relaxed);
+    assert!(
+        !watchdog.join().unwrap(),
+        "no answer within 2 minutes: a deadlock"
+    );
+    assert_no_panic(&out, "analysis");
+    assert_eq!(stdout(&out).lines().count(), 2 * QUERIES);
 }

@@ -18,6 +18,65 @@ use query::{Answer, Defaults, Failure, Query};
 /// The longest query line read (a whole game is well under 2 KB).
 const MAX_LINE: usize = 1 << 20;
 
+/// Queries read ahead of the engines at most: far more than a script
+/// writes before it reads (a folder of games, each turn of each), and a
+/// bound on the memory they hold (a query holds a game: some KB).
+const READ_AHEAD: usize = 1 << 16;
+
+/// A line of input, read.
+enum Input {
+    Query(Box<Query>),
+    Failure(Failure),
+}
+
+/// Reads the queries on standard input into `queue` until its end, or
+/// until no one takes them.
+fn read_queries(defaults: &Defaults, queue: &mpsc::SyncSender<io::Result<Input>>) {
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    let mut number = 0;
+    loop {
+        let line = match read_line(&mut input, MAX_LINE) {
+            Ok(Some(line)) => line,
+            Ok(None) => return,
+            Err(e) => {
+                let _ = queue.send(Err(e));
+                return;
+            }
+        };
+        number += 1;
+        let parsed = if line.too_long {
+            Err(format!("line too long (at most {MAX_LINE} bytes)"))
+        } else {
+            match std::str::from_utf8(&line.bytes) {
+                Err(_) => Err("the line is not UTF-8 text".into()),
+                Ok(text) if text.trim().is_empty() => continue,
+                Ok(text) => Ok(Query::parse(text, defaults)),
+            }
+        };
+        let item = match parsed {
+            Ok(Ok(q)) => Input::Query(Box::new(q)),
+            Ok(Err(f)) => Input::Failure(f),
+            Err(error) => Input::Failure(Failure {
+                id: serde_json::Value::Null,
+                error,
+                line: None,
+            }),
+        };
+        let item = match item {
+            // Without an id, the line number is what finds the query.
+            Input::Failure(mut f) if f.id.is_null() => {
+                f.line = Some(number);
+                Input::Failure(f)
+            }
+            other => other,
+        };
+        if queue.send(Ok(item)).is_err() {
+            return;
+        }
+    }
+}
+
 /// Arguments of `cabra analysis`.
 #[derive(clap::Args, Debug)]
 #[command(
@@ -80,35 +139,24 @@ pub fn run(args: &AnalysisArgs) -> anyhow::Result<()> {
         let _ = free.send((i, Ok(())));
     }
     let mut jobs: Vec<Option<Job<()>>> = (0..workers).map(|_| None).collect();
-    let stdin = io::stdin();
-    let mut input = stdin.lock();
+    // Reading runs ahead of the engines, so that a script may write all its
+    // queries before it reads an answer: otherwise, once both pipes are
+    // full, each side would wait for the other for ever.
+    let (queue, queued) = mpsc::sync_channel::<io::Result<Input>>(READ_AHEAD);
+    let reader_defaults = defaults.clone();
+    std::thread::Builder::new()
+        .name("cabra-analysis-input".into())
+        .spawn(move || read_queries(&reader_defaults, &queue))?;
     let read = (|| -> io::Result<()> {
-        while let Some(line) = read_line(&mut input, MAX_LINE)? {
-            if line.too_long {
-                emit(&Failure {
-                    id: serde_json::Value::Null,
-                    error: format!("line too long (at most {MAX_LINE} bytes)"),
-                })?;
-                continue;
-            }
-            let Ok(text) = std::str::from_utf8(&line.bytes) else {
-                emit(&Failure {
-                    id: serde_json::Value::Null,
-                    error: "the line is not UTF-8 text".into(),
-                })?;
-                continue;
-            };
-            if text.trim().is_empty() {
-                continue;
-            }
-            let q = match Query::parse(text, &defaults) {
-                Ok(q) => q,
-                Err(f) => {
+        for input in queued {
+            let q = match input? {
+                Input::Query(q) => q,
+                Input::Failure(f) => {
                     emit(&f)?;
                     continue;
                 }
             };
-            // The next free engine (reading stays a query ahead of them).
+            // The next free engine.
             let (i, done) = freed.recv().map_err(io::Error::other)?;
             done?;
             if let Some(job) = jobs[i].take() {

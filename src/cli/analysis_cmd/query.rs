@@ -63,6 +63,10 @@ pub struct Query {
 pub struct Failure {
     pub id: Value,
     pub error: String,
+    /// The input line, where the id could not be read: all a script has
+    /// to find the query by.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
 }
 
 /// Reads a count from a number or a string such as `50k`.
@@ -169,17 +173,20 @@ impl Query {
         let value: Value = serde_json::from_str(line).map_err(|e| Failure {
             id: Value::Null,
             error: format!("not JSON: {e}"),
+            line: None,
         })?;
         let Value::Object(q) = value else {
             return Err(Failure {
                 id: Value::Null,
                 error: "a query is a JSON object".into(),
+                line: None,
             });
         };
         let id = q.get("id").cloned().unwrap_or(Value::Null);
         let fail = |error: String| Failure {
             id: id.clone(),
             error,
+            line: None,
         };
         if !matches!(id, Value::String(_) | Value::Number(_)) {
             return Err(fail("\"id\" (a string or a number) is required".into()));

@@ -1,7 +1,7 @@
 //! Reading game records from files, and saving them (how a save keeps
 //! the old file, its owner and its links: [`super::save`]).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use cabra::game::Position;
@@ -35,6 +35,14 @@ pub fn read_record(path: &Path) -> anyhow::Result<Record> {
 }
 
 pub use super::save::save_atomically;
+
+/// What names a file a session loaded or wrote, whichever path names it
+/// later: its canonical path (the path as given while it does not exist).
+/// A session replaces such a file without asking; any other one only when
+/// told to.
+pub fn own_key(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
 
 /// Saves a game (after its header comments) safely.
 pub fn save_game(path: &Path, header: &[String], pos: &Position) -> anyhow::Result<()> {

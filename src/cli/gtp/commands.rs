@@ -11,7 +11,7 @@ use super::clock::{parse_seconds, parse_stones};
 use super::line::{Command, parse_move_words, parse_player};
 use super::stream::{Kind, Request, decide};
 use super::{Gtp, Reply};
-use crate::cli::files::{read_record, save_game};
+use crate::cli::files::{own_key, read_record, save_game};
 use crate::cli::render::{View, render, status_line};
 
 /// One command: its name, its arguments (for the usage message), and what
@@ -38,7 +38,7 @@ const COMMANDS: &[Spec] = &[
     Spec { name: "undo", usage: "", run: undo },
     Spec { name: "showboard", usage: "", run: |g, _| Reply::Ok(format!("\n{}", render(g.line.position(), &View::PLAIN))) },
     Spec { name: "loadcaminos", usage: "FILE [PLACEMENTS]", run: load },
-    Spec { name: "savecaminos", usage: "FILE", run: save },
+    Spec { name: "savecaminos", usage: "[--force] FILE", run: save },
     Spec { name: "result", usage: "", run: |g, _| Reply::Ok(status_line(g.line.position())) },
     Spec { name: "final_score", usage: "", run: final_score },
     Spec { name: "legal_moves", usage: "[PIECE]", run: legal_moves },
@@ -211,6 +211,7 @@ fn load(g: &mut Gtp, args: &[String]) -> Reply {
             }
         }
         g.line.replace(pos);
+        g.own_files.insert(own_key(Path::new(&path)));
         Ok(format!(
             "{}; {}",
             crate::cli::render::moves_of(&pos, pos.plies()),
@@ -220,16 +221,36 @@ fn load(g: &mut Gtp, args: &[String]) -> Reply {
 }
 
 fn save(g: &mut Gtp, args: &[String]) -> Reply {
+    let (force, args) = match args.split_first() {
+        Some((flag, rest)) if flag == "--force" => (true, rest),
+        _ => (false, args),
+    };
     if args.is_empty() {
         return usage();
     }
     let path = args.join(" ");
+    let file = Path::new(&path);
+    // As `play` does: a file the controller did not have this session
+    // load or write is someone else's, and is not lost to a typo.
+    // A file that cannot be written is refused first, for its reason.
+    if let Err(e) = crate::cli::save::check(file) {
+        return Reply::Err(format!("{e:#}"));
+    }
+    if file.exists() && !force && !g.own_files.contains(&own_key(file)) {
+        return Reply::Err(format!(
+            "{path} exists and this session did not load or save it: \
+             `savecaminos --force {path}` replaces it"
+        ));
+    }
     let header = vec![format!(
         " saved by cabra gtp: {}",
         status_line(g.line.position())
     )];
-    match save_game(Path::new(&path), &header, g.line.position()) {
-        Ok(()) => Reply::Ok(String::new()),
+    match save_game(file, &header, g.line.position()) {
+        Ok(()) => {
+            g.own_files.insert(own_key(file));
+            Reply::Ok(String::new())
+        }
         Err(e) => Reply::Err(format!("{e:#}")),
     }
 }

@@ -13,7 +13,9 @@ mod commands;
 mod line;
 mod stream;
 
+use std::collections::HashSet;
 use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
 
 use cabra::engine::{Budget, EngineHandle, Request, defaults};
 use cabra::game::{GameLine, Position, Rules};
@@ -50,6 +52,9 @@ pub struct Gtp {
     line: GameLine,
     clock: Clock,
     resign: bool,
+    /// Files this session loaded or saved: `savecaminos` replaces them;
+    /// another existing file only with `--force`.
+    own_files: HashSet<PathBuf>,
 }
 
 /// What a command asks of the session loop.
@@ -73,6 +78,7 @@ impl Gtp {
             line: GameLine::new(Position::with_rules(rules)),
             clock: Clock::default(),
             resign,
+            own_files: HashSet::new(),
         }
     }
 

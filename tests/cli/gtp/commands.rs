@@ -155,6 +155,33 @@ fn load_save_result_and_final_score_agree_with_check() {
             .contains("not a regular file")
     );
     assert!(s.fails("savecaminos").starts_with("usage"));
+    // A file this session neither loaded nor saved is kept unless told.
+    let other = dir.path().join("notes.txt");
+    std::fs::write(&other, "mine").unwrap();
+    let other = other.to_str().unwrap();
+    let e = s.fails(&format!("savecaminos {other}"));
+    assert!(e.contains("savecaminos --force"), "{e}");
+    assert_eq!(std::fs::read_to_string(other).unwrap(), "mine");
+    s.ok(&format!("savecaminos --force {other}"));
+    assert!(
+        std::fs::read_to_string(other)
+            .unwrap()
+            .starts_with("# saved by cabra gtp")
+    );
+    // Saved once, it is the session's: replaced without --force.
+    std::fs::write(other, "changed").unwrap();
+    s.ok(&format!("savecaminos {other}"));
+    assert!(
+        std::fs::read_to_string(other)
+            .unwrap()
+            .starts_with("# saved by cabra gtp")
+    );
+    // So is a file it loaded.
+    let loaded = dir.path().join("loaded.caminos");
+    std::fs::copy(&path, &loaded).unwrap();
+    let loaded = loaded.to_str().unwrap();
+    s.ok(&format!("loadcaminos {loaded}"));
+    s.ok(&format!("savecaminos {loaded}"));
     s.close();
 }
 

@@ -31,7 +31,7 @@ mod you;
 
 use super::code;
 use super::commands::{self, Cmd, Input};
-use crate::cli::files::{read_record, save_game};
+use crate::cli::files::{own_key, read_record, save_game};
 use crate::cli::render::{View, counted, moves_of, paint_player, render, result_line, status_line};
 
 pub use you::You;
@@ -184,10 +184,6 @@ impl EngineClock {
 
 /// How a file is known in [`Session::own_files`]: its canonical path when
 /// it exists (so `./a` and `a` are the same file), else the path given.
-fn own_key(path: &Path) -> PathBuf {
-    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
-}
-
 /// The side of a player as people say it: `player 1`.
 fn who(p: Player) -> String {
     p.to_string()

@@ -156,6 +156,7 @@ fn bad_queries_get_an_error_and_the_others_go_on() {
         r#"{"id": "u", "iteration": 5}"#,
         r#"{"id": "m", "moves": ["L E180 110", "L E180 110"]}"#,
         r#"{"id": "t", "moves": ["L E180 110"], "turns": [5]}"#,
+        r#"{"id": "s", "moves": ["L E180 110"], "turns": ["1"]}"#,
         r#"{"id": "e", "engine": "warp=9"}"#,
         r#"{"id": "good", "iterations": 500}"#,
         "",
@@ -186,7 +187,8 @@ fn bad_queries_get_an_error_and_the_others_go_on() {
     );
     assert!(error(json!("u")).contains("unknown field \"iteration\""));
     assert!(error(json!("m")).contains("illegal"));
-    assert!(error(json!("t")).contains("not a turn"));
+    assert!(error(json!("t")).contains("not a turn of this game"));
+    assert!(error(json!("s")).contains("turns are whole numbers"));
     assert!(error(json!("e")).contains("unknown key"));
     let good: Vec<&Value> = answers.iter().filter(|a| a["id"] == "good").collect();
     assert_eq!(good.len(), 1);

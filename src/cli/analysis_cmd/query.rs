@@ -156,11 +156,20 @@ fn turns(v: Option<&Value>, plies: usize) -> Result<Vec<usize>, String> {
         Some(Value::String(s)) if s == "all" => Ok((0..=plies).collect()),
         Some(Value::Array(list)) if !list.is_empty() => list
             .iter()
-            .map(|t| match t.as_u64() {
-                Some(t) if t as usize <= plies => Ok(t as usize),
-                _ => Err(format!(
-                    "\"turns\": {t} is not a turn of this game (0 to {plies})"
-                )),
+            .map(|t| {
+                // 3.0 is a whole number too, as in the limits.
+                let whole = t
+                    .as_u64()
+                    .or_else(|| t.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0).map(|f| f as u64));
+                match whole {
+                    Some(n) if n as usize <= plies => Ok(n as usize),
+                    Some(n) => Err(format!(
+                        "\"turns\": {n} is not a turn of this game (0 to {plies})"
+                    )),
+                    None => Err(format!(
+                        "\"turns\": {t} is not a turn: turns are whole numbers of moves made (0 to {plies})"
+                    )),
+                }
             })
             .collect(),
         Some(_) => Err("\"turns\" must be \"all\" or a non-empty array of turns".into()),

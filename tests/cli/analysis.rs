@@ -255,3 +255,67 @@ fn a_script_may_write_every_query_before_it_reads() {
     assert_no_panic(&out, "analysis");
     assert_eq!(stdout(&out).lines().count(), 2 * QUERIES);
 }
+
+#[test]
+fn queries_are_terminated_by_id_or_all_at_once() {
+    use std::io::{BufRead, Write};
+    let mut child = spawn(&["analysis", "--threads", "1", "--workers", "1"]);
+    let mut input = child.stdin.take().unwrap();
+    let lines = std::io::BufReader::new(child.stdout.take().unwrap());
+    let (tx, rx) = std::sync::mpsc::channel::<Value>();
+    std::thread::spawn(move || {
+        for line in lines.lines().map_while(Result::ok) {
+            let _ = tx.send(serde_json::from_str(&line).unwrap());
+        }
+    });
+    let endless = |id: &str| json!({"id": id, "moves": ["L E180 110"], "turns": [0, 1], "iterations": "1000M"});
+    let quick = |id: &str| json!({"id": id, "moves": [], "iterations": 100});
+    let mut send = |q: Value| writeln!(input, "{q}").unwrap();
+    let next = || {
+        rx.recv_timeout(std::time::Duration::from_secs(60))
+            .expect("an answer within a minute")
+    };
+    // A search under way stops and answers as it stands; its other turn
+    // is answered without a search.
+    send(endless("a"));
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    send(json!({"id": "stop-a", "action": "terminate", "terminate_id": "a"}));
+    let mut got = vec![next(), next(), next()];
+    got.sort_by_key(|a| a.to_string());
+    assert_eq!(got[0]["action"], "terminate", "{got:?}");
+    assert_eq!(got[0]["terminate_id"], "a");
+    assert_eq!(
+        (got[1]["turn"].as_u64(), got[1]["interrupted"].as_bool()),
+        (Some(0), Some(true)),
+        "{got:?}"
+    );
+    assert!(got[1]["iterations"].as_u64().unwrap() > 0);
+    assert_eq!(got[2], json!({"id": "a", "turn": 1, "terminated": true}));
+    // terminate_all: the query under way and the one waiting for it, not
+    // one read after it.
+    send(endless("b"));
+    send(quick("c"));
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    send(json!({"id": "all", "action": "terminate_all"}));
+    send(quick("d"));
+    send(json!({"id": "x", "action": "pause"}));
+    drop(input);
+    let got: Vec<Value> = (0..6).map(|_| next()).collect();
+    let of = |id: &str| -> Vec<&Value> { got.iter().filter(|a| a["id"] == id).collect() };
+    assert_eq!(of("b").len(), 2, "{got:?}");
+    assert!(of("b").iter().any(|a| a["interrupted"] == true));
+    assert_eq!(
+        of("c"),
+        [&json!({"id": "c", "turn": 0, "terminated": true})]
+    );
+    assert_eq!(of("d")[0]["iterations"], 100);
+    assert_eq!(of("all")[0]["action"], "terminate_all");
+    assert!(
+        of("x")[0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("terminate_all")
+    );
+    let out = child.wait_with_output().unwrap();
+    assert_no_panic(&out, "analysis with terminations");
+}

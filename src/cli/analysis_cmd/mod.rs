@@ -4,6 +4,7 @@
 //! a pool of workers, each with an engine of its own, so answers to
 //! different queries may come in any order: each carries its query's id.
 
+mod control;
 mod query;
 
 use std::io::{self, Write};
@@ -13,6 +14,7 @@ use cabra::engine::{EngineHandle, Job, Progress, Thinker, defaults, parse_thread
 
 use super::lines::read_line;
 use super::options::{EngineOptions, all_cores};
+use control::{Control, Tag};
 use query::{Answer, Defaults, Failure, Query};
 
 /// The longest query line read (a whole game is well under 2 KB).
@@ -25,16 +27,22 @@ const READ_AHEAD: usize = 1 << 16;
 
 /// A line of input, read.
 enum Input {
-    Query(Box<Query>),
+    Query(Box<Query>, Tag),
     Failure(Failure),
+    /// A terminate that has taken effect, to acknowledge.
+    Done(serde_json::Value),
 }
 
 /// Reads the queries on standard input into `queue` until its end, or
-/// until no one takes them.
-fn read_queries(defaults: &Defaults, queue: &mpsc::SyncSender<io::Result<Input>>) {
+/// until no one takes them; carries out the terminations at once.
+fn read_queries(
+    defaults: &Defaults,
+    control: &Control,
+    queue: &mpsc::SyncSender<io::Result<Input>>,
+) {
     let stdin = io::stdin();
     let mut input = stdin.lock();
-    let mut number = 0;
+    let mut number: u64 = 0;
     loop {
         let line = match read_line(&mut input, MAX_LINE) {
             Ok(Some(line)) => line,
@@ -51,11 +59,22 @@ fn read_queries(defaults: &Defaults, queue: &mpsc::SyncSender<io::Result<Input>>
             match std::str::from_utf8(&line.bytes) {
                 Err(_) => Err("the line is not UTF-8 text".into()),
                 Ok(text) if text.trim().is_empty() => continue,
-                Ok(text) => Ok(Query::parse(text, defaults)),
+                Ok(text) => Ok(query::object(text).and_then(|q| {
+                    if q.contains_key("action") {
+                        let action = control::parse_action(&q)?;
+                        let key = action.target.as_ref().map(|t| t.to_string());
+                        control.terminate(key.as_deref(), number);
+                        Ok(Input::Done(action.ack))
+                    } else {
+                        let query = Query::of(&q, defaults)?;
+                        let tag = Tag::new(&query.id, number);
+                        Ok(Input::Query(Box::new(query), tag))
+                    }
+                })),
             }
         };
         let item = match parsed {
-            Ok(Ok(q)) => Input::Query(Box::new(q)),
+            Ok(Ok(input)) => input,
             Ok(Err(f)) => Input::Failure(f),
             Err(error) => Input::Failure(Failure {
                 id: serde_json::Value::Null,
@@ -66,7 +85,7 @@ fn read_queries(defaults: &Defaults, queue: &mpsc::SyncSender<io::Result<Input>>
         let item = match item {
             // Without an id, the line number is what finds the query.
             Input::Failure(mut f) if f.id.is_null() => {
-                f.line = Some(number);
+                f.line = Some(number as usize);
                 Input::Failure(f)
             }
             other => other,
@@ -106,6 +125,11 @@ fn emit(value: &impl serde::Serialize) -> io::Result<()> {
 /// when the answers can no longer be written.
 fn answer(q: &Query, thinker: &mut Thinker) -> io::Result<()> {
     for &turn in &q.turns {
+        if thinker.stopped() {
+            // Terminated: the turns left are answered, not searched.
+            emit(&control::terminated_turn(&q.id, turn))?;
+            continue;
+        }
         let pos = q.position(turn);
         let thought = if pos.status().is_over() {
             None
@@ -143,16 +167,21 @@ pub fn run(args: &AnalysisArgs) -> anyhow::Result<()> {
     // queries before it reads an answer: otherwise, once both pipes are
     // full, each side would wait for the other for ever.
     let (queue, queued) = mpsc::sync_channel::<io::Result<Input>>(READ_AHEAD);
-    let reader_defaults = defaults.clone();
+    let control = std::sync::Arc::new(Control::new(workers));
+    let (reader_defaults, reader_control) = (defaults.clone(), control.clone());
     std::thread::Builder::new()
         .name("cabra-analysis-input".into())
-        .spawn(move || read_queries(&reader_defaults, &queue))?;
+        .spawn(move || read_queries(&reader_defaults, &reader_control, &queue))?;
     let read = (|| -> io::Result<()> {
         for input in queued {
-            let q = match input? {
-                Input::Query(q) => q,
+            let (q, tag) = match input? {
+                Input::Query(q, tag) => (q, tag),
                 Input::Failure(f) => {
                     emit(&f)?;
+                    continue;
+                }
+                Input::Done(ack) => {
+                    emit(&ack)?;
                     continue;
                 }
             };
@@ -163,11 +192,24 @@ pub fn run(args: &AnalysisArgs) -> anyhow::Result<()> {
                 job.wait().map_err(io::Error::other)?;
             }
             engines[i].set_config(q.config.clone());
-            let free = free.clone();
-            jobs[i] = Some(engines[i].spawn(move |t| {
-                let done = answer(&q, t);
-                let _ = free.send((i, done));
-            }));
+            let free_again = free.clone();
+            let (id, turns) = (q.id.clone(), q.turns.clone());
+            let started = control.start(i, tag, || {
+                let job = engines[i].spawn(move |t| {
+                    let done = answer(&q, t);
+                    let _ = free_again.send((i, done));
+                });
+                let stopper = job.stopper();
+                jobs[i] = Some(job);
+                stopper
+            });
+            if !started {
+                // Terminated before it started: every turn answered so.
+                let _ = free.send((i, Ok(())));
+                for turn in turns {
+                    emit(&control::terminated_turn(&id, turn))?;
+                }
+            }
         }
         Ok(())
     })();

@@ -69,6 +69,23 @@ pub struct Failure {
     pub line: Option<usize>,
 }
 
+/// The JSON object on one line of input.
+pub fn object(line: &str) -> Result<Map<String, Value>, Failure> {
+    let value: Value = serde_json::from_str(line).map_err(|e| Failure {
+        id: Value::Null,
+        error: format!("not JSON: {e}"),
+        line: None,
+    })?;
+    match value {
+        Value::Object(q) => Ok(q),
+        _ => Err(Failure {
+            id: Value::Null,
+            error: "a query is a JSON object".into(),
+            line: None,
+        }),
+    }
+}
+
 /// Reads a count from a number or a string such as `50k`.
 fn count(v: &Value, key: &str) -> Result<u64, String> {
     match v {
@@ -177,20 +194,8 @@ fn turns(v: Option<&Value>, plies: usize) -> Result<Vec<usize>, String> {
 }
 
 impl Query {
-    /// Reads a query from one line of JSON.
-    pub fn parse(line: &str, defaults: &Defaults) -> Result<Query, Failure> {
-        let value: Value = serde_json::from_str(line).map_err(|e| Failure {
-            id: Value::Null,
-            error: format!("not JSON: {e}"),
-            line: None,
-        })?;
-        let Value::Object(q) = value else {
-            return Err(Failure {
-                id: Value::Null,
-                error: "a query is a JSON object".into(),
-                line: None,
-            });
-        };
+    /// Reads a query from its JSON object.
+    pub fn of(q: &Map<String, Value>, defaults: &Defaults) -> Result<Query, Failure> {
         let id = q.get("id").cloned().unwrap_or(Value::Null);
         let fail = |error: String| Failure {
             id: id.clone(),
@@ -206,7 +211,7 @@ impl Query {
                 FIELDS.join(", ")
             )));
         }
-        let game = game(&q).map_err(fail)?;
+        let game = game(q).map_err(fail)?;
         let turns = turns(q.get("turns"), game.plies()).map_err(fail)?;
         let config = match q.get("engine") {
             None => defaults.config.clone(),
@@ -309,6 +314,10 @@ impl Answer {
 mod tests {
     use super::*;
 
+    fn parse(line: &str, defaults: &Defaults) -> Result<Query, Failure> {
+        Query::of(&object(line)?, defaults)
+    }
+
     fn defaults() -> Defaults {
         Defaults {
             config: EngineConfig::default(),
@@ -327,12 +336,12 @@ mod tests {
     }
 
     fn error(line: &str) -> String {
-        Query::parse(line, &defaults()).unwrap_err().error
+        parse(line, &defaults()).unwrap_err().error
     }
 
     #[test]
     fn queries_read_their_fields_and_defaults() {
-        let q = Query::parse(
+        let q = parse(
             r#"{"id":"a","moves":["L E180 110","330 340 430 440"],"turns":"all","top":3}"#,
             &defaults(),
         )
@@ -346,13 +355,13 @@ mod tests {
             (Budget::iterations(1000), Some(4))
         );
         assert_eq!(q.position(1).plies(), 1);
-        let q = Query::parse(
+        let q = parse(
             r#"{"id":"s","rules":"swap","moves":["L E180 110","swap"],"turns":[2]}"#,
             &defaults(),
         )
         .unwrap();
         assert!(q.position(2).swapped());
-        let q = Query::parse(
+        let q = parse(
             r#"{"id":7,"game":"110 120 121 122\n","time":"50ms","engine":"baseline","seed":2}"#,
             &defaults(),
         )
@@ -362,7 +371,7 @@ mod tests {
         assert!(!q.config.reuse);
         assert_eq!(q.config.seed, Some(2));
         // A limit in the engine string wins over the command's.
-        let q = Query::parse(r#"{"id":1,"engine":"iterations=20"}"#, &defaults()).unwrap();
+        let q = parse(r#"{"id":1,"engine":"iterations=20"}"#, &defaults()).unwrap();
         assert_eq!(budget(&q), Budget::iterations(20));
     }
 
@@ -380,7 +389,7 @@ mod tests {
         assert!(error(r#"{"id":1,"turns":[2]}"#).contains("0 to 0"));
         assert!(error(r#"{"id":1,"iterations":0}"#).contains("iterations"));
         // Whole numbers however written, and the cap of "50k" strings.
-        let q = Query::parse(r#"{"id":1,"iterations":1e3}"#, &defaults()).unwrap();
+        let q = parse(r#"{"id":1,"iterations":1e3}"#, &defaults()).unwrap();
         assert_eq!(budget(&q), Budget::iterations(1000));
         for big in ["9223372036854775808", "1e13", "2.5"] {
             let e = error(&format!(r#"{{"id":1,"iterations":{big}}}"#));
@@ -395,7 +404,7 @@ mod tests {
             error(r#"{"id":1,"rules":"bridget","game":"110 120 121 122"}"#)
                 .contains("caminos rules")
         );
-        let f = Query::parse(r#"{"id":"x","top":"many"}"#, &defaults()).unwrap_err();
+        let f = parse(r#"{"id":"x","top":"many"}"#, &defaults()).unwrap_err();
         assert_eq!(f.id, Value::String("x".into()));
     }
 }

@@ -1,0 +1,152 @@
+//! Stopping queries of `cabra analysis` before their end, as KataGo's
+//! analysis engine does: `{"id": .., "action": "terminate", "terminate_id":
+//! ..}` stops the queries of that id read before it, `{"id": ..,
+//! "action": "terminate_all"}` every query read before it. A search under
+//! way stops and is answered as it stands (`interrupted`); a turn not yet
+//! searched is answered `{"id", "turn", "terminated": true}`.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use cabra::engine::Stopper;
+use serde_json::{Map, Value, json};
+
+use super::query::Failure;
+
+/// What a query is known by here: its id as JSON text, and its place in
+/// the input (a terminate affects the queries read before it only).
+#[derive(Clone, Debug)]
+pub struct Tag {
+    pub key: String,
+    pub seq: u64,
+}
+
+impl Tag {
+    pub fn new(id: &Value, seq: u64) -> Tag {
+        Tag {
+            key: id.to_string(),
+            seq,
+        }
+    }
+}
+
+/// The terminations asked for, and the queries the workers run.
+pub struct Control {
+    inner: Mutex<Inner>,
+}
+
+struct Inner {
+    /// For each id terminated, the place of the last terminate.
+    by_id: HashMap<String, u64>,
+    /// The place of the last `terminate_all`.
+    all_before: u64,
+    /// The query each worker runs (or ran last), and what stops it.
+    running: Vec<Option<(Tag, Stopper)>>,
+}
+
+impl Inner {
+    fn terminated(&self, tag: &Tag) -> bool {
+        tag.seq < self.all_before || self.by_id.get(&tag.key).is_some_and(|&s| tag.seq < s)
+    }
+}
+
+impl Control {
+    pub fn new(workers: usize) -> Control {
+        Control {
+            inner: Mutex::new(Inner {
+                by_id: HashMap::new(),
+                all_before: 0,
+                running: (0..workers).map(|_| None).collect(),
+            }),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Runs `start` for the query `tag` on `worker` unless it was
+    /// terminated (then `false`), as one step with respect to
+    /// [`Control::terminate`], so that no terminate misses it.
+    pub fn start(&self, worker: usize, tag: Tag, start: impl FnOnce() -> Stopper) -> bool {
+        let mut inner = self.lock();
+        if inner.terminated(&tag) {
+            return false;
+        }
+        inner.running[worker] = Some((tag, start()));
+        true
+    }
+
+    /// Terminates the queries read before `seq` whose id is `key` (all of
+    /// them without one), and stops those that run.
+    pub fn terminate(&self, key: Option<&str>, seq: u64) {
+        let mut inner = self.lock();
+        match key {
+            Some(k) => {
+                inner.by_id.insert(k.to_string(), seq);
+            }
+            None => inner.all_before = seq,
+        }
+        for (tag, stopper) in inner.running.iter().flatten() {
+            if tag.seq < seq && key.is_none_or(|k| k == tag.key) {
+                stopper.stop();
+            }
+        }
+    }
+}
+
+/// An action read from a query line, and its acknowledgement.
+pub struct Action {
+    /// The id of the queries to terminate (all without one).
+    pub target: Option<Value>,
+    /// What is written back once it has taken effect.
+    pub ack: Value,
+}
+
+/// The action in the object `q` (which has an `"action"` field).
+pub fn parse_action(q: &Map<String, Value>) -> Result<Action, Failure> {
+    let id = q.get("id").cloned().unwrap_or(Value::Null);
+    let fail = |error: String| Failure {
+        id: id.clone(),
+        error,
+        line: None,
+    };
+    if !matches!(id, Value::String(_) | Value::Number(_)) {
+        return Err(fail("\"id\" (a string or a number) is required".into()));
+    }
+    let fields: &[&str] = match q.get("action").and_then(Value::as_str) {
+        Some("terminate") => &["id", "action", "terminate_id"],
+        Some("terminate_all") => &["id", "action"],
+        _ => {
+            return Err(fail(
+                "\"action\" must be \"terminate\" or \"terminate_all\"".into(),
+            ));
+        }
+    };
+    if let Some(k) = q.keys().find(|k| !fields.contains(&k.as_str())) {
+        return Err(fail(format!(
+            "unknown field \"{k}\" for this action (fields: {})",
+            fields.join(", ")
+        )));
+    }
+    if fields.len() == 2 {
+        return Ok(Action {
+            target: None,
+            ack: json!({"id": id, "action": "terminate_all"}),
+        });
+    }
+    match q.get("terminate_id") {
+        Some(t @ (Value::String(_) | Value::Number(_))) => Ok(Action {
+            target: Some(t.clone()),
+            ack: json!({"id": id, "action": "terminate", "terminate_id": t}),
+        }),
+        _ => Err(fail(
+            "\"terminate_id\" (the id of the queries to stop) is required".into(),
+        )),
+    }
+}
+
+/// The answer for a turn of a terminated query that was not searched.
+pub fn terminated_turn(id: &Value, turn: usize) -> Value {
+    json!({"id": id, "turn": turn, "terminated": true})
+}

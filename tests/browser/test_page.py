@@ -299,6 +299,44 @@ def test_a_game_the_server_forgot_is_replaced(browser):
     assert page.evaluate("window.cabra.ui.id") != old
     cell(page, 4, 4).click()
     wait_ply(page, 1)
+    # A game with moves is played into the new one from the page's copy,
+    # the moves after the one shown included (as after a restart or an
+    # expiry of the server's copy).
+    cell(page, 1, 1).click()
+    wait_ply(page, 2)
+    page.click("#undo")
+    wait_ply(page, 1)
+    line = page.evaluate("window.cabra.ui.game.line.map((m) => m.move)")
+    assert len(line) == 2, line
+    old = page.evaluate("window.cabra.ui.id")
+    page.evaluate(f"fetch('/api/games/{old}', {{method: 'DELETE'}})")
+    cell(page, 6, 6).click()
+    expect(page.locator("#message")).to_contain_text("it was restored from this page")
+    assert page.evaluate("window.cabra.ui.id") != old
+    assert ply(page) == 1
+    assert page.evaluate("window.cabra.ui.game.line.map((m) => m.move)") == line
+    assert not page.errors, page.errors
+
+
+def test_a_loaded_game_waits_for_the_player(browser):
+    page = open_page(browser)
+    set_players(page, "human", "engine")
+    # Player 2 (the engine) is to move in it: it does not move until asked.
+    page.set_input_files("#load", str(ROOT / "games" / "midgame-11.caminos"))
+    wait_ply(page, 11)
+    expect(page.locator("#message")).to_contain_text("press Engine move now")
+    page.wait_for_timeout(1500)
+    assert ply(page) == 11
+    assert not page.evaluate("window.cabra.ui.game.busy")
+    # Limits in the Engine panel that cannot be used are refused there.
+    page.fill("#time", "-3")
+    page.click("#go")
+    expect(page.locator("#message")).to_have_text("Time a move: -3 is not 0.05 to 600 seconds.")
+    assert ply(page) == 11
+    page.fill("#time", "0.2")
+    page.click("#go")
+    wait_ply(page, 12)
+    expect(page.locator("#message")).not_to_have_class("bad")
     assert not page.errors, page.errors
 
 

@@ -26,6 +26,9 @@ const ui = {
   players: JSON.parse(sessionStorage.getItem(PLAYERS) || 'null') || { 1: 'human', 2: 'engine' },
   thinking: null, lastThought: '', analysis: null, reviewing: null, bannerClosed: null,
   events: null, asking: false, holding: false, note: '', noteKind: '',
+  // A game loaded (a file, a code) waits for the player: the engine moves
+  // again once asked to, or once a placement is made.
+  waiting: false,
 };
 // Timings read by the browser tests (and anyone curious).
 window.cabra = { ui, times: {} };
@@ -71,11 +74,11 @@ async function redraw() {
 
 // The header: how the game stands, and what the engine is doing.
 function status(g) {
-  if (g.busy === 'thinking') return `Player ${g.to_move} (engine) is thinking…`;
+  if (g.busy === 'thinking') return `The engine is thinking for player ${g.to_move}`;
   if (g.busy === 'waiting') return 'The engine waits for a free search thread…';
   if (g.busy === 'analyzing') return 'The engine is analyzing the game…';
   const text = g.text.charAt(0).toUpperCase() + g.text.slice(1);
-  return g.ply < g.length ? `${text} (move ${g.ply} of ${g.length})` : text;
+  return g.ply < g.length ? `${text} (the position after move ${g.ply} of ${g.length})` : text;
 }
 
 function drawPanels() {
@@ -132,20 +135,41 @@ async function show(game) {
 }
 
 // A game the server no longer holds (it expired while the tab was idle,
-// or the server restarted): start a new one, once however many requests
-// about game `id` fail, and say so.
+// or the server restarted): once however many requests about game `id`
+// fail, start a new one and play the page's copy of the game into it
+// (its position code, then the moves after the one shown), and say so.
 let recovering = null;
 async function recover(e, id) {
   if (e.status !== 404 || !/no such game/.test(e.message)) return false;
   if (ui.id !== id) return true;
   if (!recovering) {
+    const lost = ui.game && ui.game.id === id ? ui.game : null;
     recovering = (async () => {
       sessionStorage.removeItem(KEY);
       ui.analysis = null;
       ui.reviewing = null;
       aim.drop();
-      await openGame();
-      note('That game had expired on the server: a new game was started.', 'bad');
+      // No engine move in the new game until the old one is back.
+      ui.holding = true;
+      try {
+        await openGame();
+        if (!lost || lost.length === 0) {
+          note('That game had expired on the server: a new game was started.', 'bad');
+          return;
+        }
+        try {
+          let g = await api.code(ui.id, lost.code);
+          for (const m of lost.line.slice(lost.ply)) g = await api.place(ui.id, { move: m.move });
+          if (g.ply !== lost.ply) g = await api.goto(ui.id, lost.ply);
+          await show(g);
+          note('The server had lost this game (it restarted, or the game sat idle too long): it was restored from this page.', 'ok');
+        } catch (err) {
+          note(`The server had lost this game, and it could not be restored (${err.message}): its position code ${lost.code} brings it back.`, 'bad');
+        }
+      } finally {
+        ui.holding = false;
+      }
+      maybeEngine();
     })().finally(() => { recovering = null; });
   }
   await recovering;
@@ -161,13 +185,26 @@ async function act(f) {
   }
 }
 
+// The engine's limits from the Engine panel, or why they cannot be
+// used (in the boxes' own units); an empty box sets no limit.
 function budget() {
   const b = {};
-  const t = parseFloat($('time').value);
-  const n = parseInt($('iterations').value, 10);
-  if (t > 0) b.time_ms = Math.max(1, Math.round(t * 1000));
-  if (n > 0) b.iterations = n;
-  return b;
+  // A number box holds '' for text that is no number at all.
+  if ($('time').validity.badInput) return { error: 'Time a move: not a number of seconds.' };
+  if ($('iterations').validity.badInput) return { error: 'Iterations: not a whole number.' };
+  const time = $('time').value.trim();
+  const count = $('iterations').value.trim();
+  if (time !== '') {
+    const t = Number(time);
+    if (!(t >= 0.05 && t <= 600)) return { error: `Time a move: ${time} is not 0.05 to 600 seconds.` };
+    b.time_ms = Math.round(t * 1000);
+  }
+  if (count !== '') {
+    const n = Number(count);
+    if (!(Number.isInteger(n) && n >= 1 && n <= 1e9)) return { error: `Iterations: ${count} is not a whole number from 1 to 1,000,000,000.` };
+    b.iterations = n;
+  }
+  return { budget: b };
 }
 
 // Asks the engine for a move; whether it is busy comes as a state event.
@@ -176,7 +213,10 @@ async function engineMove(auto) {
   ui.asking = true;
   try {
     ui.thinking = null;
-    await api.think(ui.id, budget());
+    const { budget: limits, error } = budget();
+    if (error) { note(error, 'bad'); return; }
+    if (ui.noteKind === 'bad') note('', '');
+    await api.think(ui.id, limits);
   } catch (e) {
     // Another request got the engine first (a 409): its events follow.
     if (!(auto && e.status === 409)) note(e.message, 'bad');
@@ -190,12 +230,13 @@ async function engineMove(auto) {
 // the game's line (not while earlier moves are reviewed).
 function maybeEngine() {
   const g = ui.game;
-  if (g && g.result === 'ongoing' && !g.busy && !ui.asking && !ui.holding && g.ply === g.length
+  if (g && g.result === 'ongoing' && !g.busy && !ui.asking && !ui.holding && !ui.waiting && g.ply === g.length
       && ui.players[g.to_move] === 'engine') engineMove(true);
 }
 
 async function place(body) {
   const t0 = performance.now();
+  ui.waiting = false;
   if (await act(() => api.place(ui.id, body))) {
     window.cabra.times.place = performance.now() - t0;
   }
@@ -229,7 +270,15 @@ async function stopWork() {
   }
 }
 
+// What a loaded game waits for, when the engine is to move in it.
+function engineWaits() {
+  const g = ui.game;
+  if (!g || g.result !== 'ongoing' || ui.players[g.to_move] !== 'engine') return '';
+  return ` Player ${g.to_move} (the engine) is to move: press Engine move now when you want its move.`;
+}
+
 async function newGame() {
+  ui.waiting = false;
   // A new game is what the player asked for, even while the engine
   // thinks: its search is stopped first, and no other one started.
   ui.holding = true;
@@ -241,10 +290,15 @@ async function newGame() {
 }
 
 async function analyze() {
-  const n = parseInt($('an-iterations').value, 10);
+  const count = $('an-iterations').value.trim();
+  const n = Number(count);
+  if (count !== '' && !(Number.isInteger(n) && n >= 1 && n <= 1e9)) {
+    note(`Iterations a position: ${count} is not a whole number from 1 to 1,000,000,000.`, 'bad');
+    return;
+  }
   // What the analysis does comes as events: its answer may arrive after
   // them (a short game is analyzed at once).
-  try { await api.analyze(ui.id, n > 0 ? { iterations: n } : {}); } catch (e) { note(e.message, 'bad'); }
+  try { await api.analyze(ui.id, count !== '' ? { iterations: n } : {}); } catch (e) { note(e.message, 'bad'); }
 }
 
 async function loadFile(file) {
@@ -252,8 +306,9 @@ async function loadFile(file) {
   ui.holding = true;
   try { await stopWork(); } finally { ui.holding = false; }
   try {
+    ui.waiting = true;
     await show(await api.load(ui.id, bytes));
-    note(`Loaded ${file.name}.`, 'ok');
+    note(`Loaded ${file.name}.${engineWaits()}`, 'ok');
   } catch (e) {
     // The same words as `cabra check`.
     note(e.line ? `${file.name} is not a valid game: ${e.message}` : e.message, 'bad');
@@ -288,11 +343,17 @@ function listen() {
     drawPanels();
   });
   es.addEventListener('failed', (e) => note(JSON.parse(e.data).error, 'bad'));
+  // While the browser tries again on its own, say that nothing reaches
+  // the server; a stream open again takes the words back.
+  const lostWords = 'The connection to the server is lost: trying again…';
+  es.onopen = () => { if (ui.note === lostWords) note('', ''); };
   // A stream the browser gave up on (the server restarted, the game
   // expired): look at the game, start a new one if it is gone, and
   // listen again.
   es.onerror = () => {
-    if (es.readyState !== EventSource.CLOSED || ui.events !== es) return;
+    if (ui.events !== es) return;
+    if (es.readyState === EventSource.CONNECTING) { note(lostWords, 'bad'); return; }
+    if (es.readyState !== EventSource.CLOSED) return;
     ui.events = null;
     const id = ui.id;
     setTimeout(async () => {
@@ -371,7 +432,7 @@ function wire() {
   $('do-tm').onclick = () => place({ move: 'tm' });
   $('undo').onclick = undo;
   $('redo').onclick = () => act(() => api.redo(ui.id));
-  $('go').onclick = () => engineMove(false);
+  $('go').onclick = () => { ui.waiting = false; engineMove(false); };
   $('stop').onclick = async () => { try { await api.stop(ui.id); } catch (e) { note(e.message, 'bad'); } };
   for (const p of [1, 2]) {
     $(`p${p}`).value = ui.players[p];
@@ -385,7 +446,13 @@ function wire() {
   }
   $('analyze').onclick = analyze;
   $('load').onchange = (e) => { const f = e.target.files[0]; if (f) loadFile(f); e.target.value = ''; };
-  $('code-form').onsubmit = (e) => { e.preventDefault(); const c = $('code-in').value.trim(); if (c) act(() => api.code(ui.id, c)); };
+  $('code-form').onsubmit = async (e) => {
+    e.preventDefault();
+    const c = $('code-in').value.trim();
+    if (!c) return;
+    ui.waiting = true;
+    if (await act(() => api.code(ui.id, c))) note(`Position code loaded.${engineWaits()}`, 'ok');
+  };
   document.addEventListener('dragover', (e) => { e.preventDefault(); document.body.classList.add('dropping'); });
   document.addEventListener('dragleave', () => document.body.classList.remove('dropping'));
   document.addEventListener('drop', (e) => {

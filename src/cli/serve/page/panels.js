@@ -22,7 +22,8 @@ export function drawTray(ui, onPiece) {
   for (const p of [1, 2]) {
     const side = el('div', { class: 'side' + (g.to_move === p ? '' : ' waiting') });
     const kind = ui.players[p] === 'engine' ? 'engine' : 'human';
-    side.append(el('div', { class: `who p${p}` }, `Player ${p} (${kind})${g.to_move === p ? ' to move' : ''}`));
+    const turn = g.to_move !== p ? '' : g.busy === 'thinking' ? ': the engine is thinking' : ' to move';
+    side.append(el('div', { class: `who p${p}` }, `Player ${p} (${kind})${turn}`));
     const row = el('div', { class: 'pieces' });
     for (const k of PIECES) {
       const n = g.left[p - 1][k];

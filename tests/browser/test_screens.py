@@ -1,12 +1,13 @@
-"""The page at two sizes, as people hold it: a desktop at 1280x800 with a
-mouse, and a phone at 390x844 with touch (Playwright's has_touch and tap).
+"""The page at three sizes, as people hold it: a desktop at 1280x800 with
+a mouse, and a phone with touch (Playwright's has_touch and tap) upright
+at 390x844 and on its side at 844x390.
 
 Usage: test_screens.py URL CABRA_BINARY. A whole game played by taps alone,
 with a preview before each placement; a placement through the view from
 above; the orientation pictures; no element cut off or overlapping (from
 the element boxes); the end banner; messages that clear when what they
-describe is gone. Screenshots of each screen at both sizes go to
-target/screenshots/ (desktop-*.png, phone-*.png). The last line is
+describe is gone. Screenshots of each screen at each size go to
+target/screenshots/ (desktop-*.png, phone-*.png, landscape-*.png). The last line is
 `screens: N passed, M failed`.
 """
 
@@ -36,6 +37,8 @@ SIZES = {
     "desktop": {"viewport": {"width": 1280, "height": 800}},
     "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
               "device_scale_factor": 2},
+    "landscape": {"viewport": {"width": 844, "height": 390}, "has_touch": True, "is_mobile": True,
+                  "device_scale_factor": 2},
 }
 
 
@@ -51,6 +54,7 @@ def open_page(browser, size):
     page.goto(URL)
     page.wait_for_selector("body[data-ready=true]")
     page.size = size
+    page.touch = size != "desktop"
     return page
 
 
@@ -94,7 +98,7 @@ def column(ext, move):
 
 def press(page, selector):
     """A tap on a phone, a click on a desktop."""
-    if page.size == "phone":
+    if page.touch:
         page.locator(selector).tap()
     else:
         page.locator(selector).click()
@@ -139,6 +143,17 @@ def check_layout(page, label):
     assert not cut, f"{label}: cut off: {cut}"
     if page.size == "desktop":
         groups = [["header", "#left", "#centre", "#analysis", "#right"], ["#iso", "#banner", "#view-controls", "#message"]]
+    elif page.size == "landscape":
+        page.evaluate("window.scrollTo(0, 0)")
+        height = page.evaluate("window.innerHeight")
+        found = boxes(page, ["#iso", "#tray-panel"])
+        board = next(b for b in found if b["s"] == "#iso")
+        bar = next((b for b in found if b["s"] == "#tray-panel"), None)
+        # The whole board on the screen, and the pieces beside it in view.
+        assert board["y"] + board["h"] <= height + 0.5, f"{label}: the board is taller than the screen: {board}"
+        assert bar is None or (bar["x"] >= board["x"] + board["w"] - 0.5 and bar["y"] < height), \
+            f"{label}: the pieces are not beside the board: {found}"
+        groups = [["header", "#centre", "#left"], ["#iso", "#banner", "#view-controls", "#message"]]
     else:
         page.evaluate("window.scrollTo(0, 0)")
         found = boxes(page, ["#iso", "#tray-panel"])
@@ -167,7 +182,7 @@ def test_a_whole_game_by_taps_alone(browser, size):
         choose(page, move)
         x, y = column(ext, move)
         square = f'#top rect.column[data-x="{x}"][data-y="{y}"]'
-        if size == "phone":
+        if page.touch:
             # The first tap shows where the piece would go, and plays nothing.
             page.locator(square).tap()
             expect(page.locator("#message")).to_contain_text(f"{move}: legal — tap again or press Place")
@@ -216,7 +231,7 @@ def test_the_3d_board_by_a_tap_and_the_pictures(browser, size):
     expect(buttons).to_have_count(12)
     press(page, '#tray button.piece[data-player="1"][data-piece="L"]')
     cell = page.locator('#iso polygon.cell[data-x="3"][data-y="3"]')
-    if size == "phone":
+    if page.touch:
         cell.tap()
         expect(page.locator("#message")).to_contain_text("legal — tap again or press Place")
         # The aimed piece turns before it is played.
@@ -239,7 +254,7 @@ def test_messages_belong_to_their_moment(browser, size):
     # The header says when the engine thinks, and the engine's word stays
     # with its game.
     press(page, '#top rect.column[data-x="4"][data-y="4"]')
-    if size == "phone":
+    if page.touch:
         press(page, '#top rect.column[data-x="4"][data-y="4"]')
     expect(page.locator("#status")).to_contain_text("is thinking")
     shot(page, "04-thinking")

@@ -41,6 +41,8 @@ impl TimeControl {
     /// assert_eq!(tc.to_string(), "5s+100ms");
     /// assert!(TimeControl::parse("5s+").is_err());
     /// assert_eq!(TimeControl::parse("5s+0").unwrap().increment, Duration::ZERO);
+    /// assert_eq!(TimeControl::parse("10s+0s").unwrap().increment, Duration::ZERO);
+    /// assert!(TimeControl::parse("10s+0x").is_err());
     /// ```
     pub fn parse(text: &str) -> Result<TimeControl, ValueError> {
         let (main, increment) = match text.split_once('+') {
@@ -54,13 +56,22 @@ impl TimeControl {
             }
         };
         let main = parse_duration(main).map_err(part("main time"))?;
-        // `+0` says "no increment" as well as leaving it out does.
+        // `+0` (or `+0s`, `+0ms`) says "no increment" as well as leaving
+        // it out does: sudden death.
         let increment = match increment.map(str::trim) {
-            Some("0") | None => Duration::ZERO,
+            None => Duration::ZERO,
+            Some(i) if is_zero(i) => Duration::ZERO,
             Some(i) => parse_duration(i).map_err(part("increment"))?,
         };
         Ok(TimeControl { main, increment })
     }
+}
+
+/// Whether `text` is a duration of zero: `0`, `0s`, `0.0ms`, `0m`.
+fn is_zero(text: &str) -> bool {
+    let number = text.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let unit = text[number.len()..].to_ascii_lowercase();
+    matches!(unit.as_str(), "" | "ms" | "s" | "m") && number.parse::<f64>().is_ok_and(|v| v == 0.0)
 }
 
 impl fmt::Display for TimeControl {

@@ -236,6 +236,14 @@ impl Session {
 
     /// The prompt for the next command (plain text; the caller may colour it).
     pub fn prompt(&self) -> String {
+        // A question waits for its answer: the prompt asks it again, so
+        // that it does not read as the game's.
+        if let Some(path) = &self.pending_save {
+            return format!(
+                "replace {}? (yes/no)> ",
+                commands::echo(&path.display().to_string(), 60)
+            );
+        }
         match self.line.position().status() {
             Status::Ongoing => {
                 let p = self.line.position().to_move();
@@ -341,16 +349,20 @@ impl Session {
     /// Handles one line of input.
     pub fn handle(&mut self, line: &str) -> Response {
         if let Some(path) = self.pending_save.take() {
+            let unchanged = format!(
+                "Not saved: {} is unchanged.\n",
+                commands::echo(&path.display().to_string(), 200)
+            );
             match line.trim().to_ascii_lowercase().as_str() {
                 "y" | "yes" => return self.save_to(path),
-                "n" | "no" | "" => {
-                    return Response::ok(format!(
-                        "Not saved: {} is unchanged.",
-                        commands::echo(&path.display().to_string(), 200)
-                    ));
+                "n" | "no" | "" => return Response::ok(unchanged),
+                // Anything else is a new command: the save is dropped,
+                // and the player told so before what the command does.
+                _ => {
+                    let mut r = self.handle(line);
+                    r.text.insert_str(0, &unchanged);
+                    return r;
                 }
-                // Anything else is a new command: the save is dropped.
-                _ => {}
             }
         }
         let input = commands::classify(line);

@@ -65,10 +65,18 @@ fn save_asks_before_replacing_a_file_it_did_not_write() {
     ok(&mut s, "L E180 110");
     let q = ok(&mut s, &format!("save {name}"));
     assert!(q.contains("Replace it? (yes/no)"), "{q}");
+    // The prompt asks the question again until it is answered.
+    assert!(s.prompt().starts_with("replace "), "{}", s.prompt());
     assert!(ok(&mut s, "no").contains("Not saved"));
+    assert!(s.prompt().starts_with("move 2"), "{}", s.prompt());
+    // Another command drops the save, and says so first.
+    ok(&mut s, &format!("save {name}"));
+    let r = ok(&mut s, "O T0 330");
+    assert!(r.starts_with("Not saved: "), "{r}");
+    assert!(r.contains("O T0 330"), "{r}");
     assert_eq!(std::fs::read_to_string(&other).unwrap(), "precious");
     ok(&mut s, &format!("save {name}"));
-    assert!(ok(&mut s, "yes").contains("Saved 1 placement"));
+    assert!(ok(&mut s, "yes").contains("Saved 2 placements"));
     assert!(
         std::fs::read_to_string(&other)
             .unwrap()

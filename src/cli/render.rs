@@ -247,7 +247,7 @@ pub fn wrap(text: &str, width: usize) -> String {
     let mut words: Vec<String> = Vec::new();
     for word in text.split_whitespace() {
         match words.last_mut() {
-            Some(open) if open.matches('`').count() % 2 == 1 => {
+            Some(open) if open.matches('`').count() % 2 == 1 || unfinished_placement(open) => {
                 open.push(' ');
                 open.push_str(word);
             }
@@ -270,6 +270,25 @@ pub fn wrap(text: &str, width: usize) -> String {
         out.push('\n');
     }
     out
+}
+
+/// Whether `words` begin a placement in notation that goes on with the
+/// next word (`L`, `L N90` of `L N90 210`): a placement is never broken
+/// across lines either.
+fn unfinished_placement(words: &str) -> bool {
+    let mut w = words.split(' ');
+    let piece = |p: &str| matches!(p, "L" | "T" | "Z" | "O");
+    let orientation = |o: &str| {
+        let mut c = o.chars();
+        c.next().is_some_and(|f| "TBNSEW".contains(f))
+            && o.len() > 1
+            && o[1..].chars().all(|d| d.is_ascii_digit())
+    };
+    match (w.next(), w.next(), w.next()) {
+        (Some(p), None, None) => piece(p),
+        (Some(p), Some(o), None) => piece(p) && orientation(o),
+        _ => false,
+    }
 }
 
 /// The number of characters of `line` a terminal shows (ANSI colour
@@ -422,6 +441,25 @@ mod tests {
             },
         );
         assert_eq!(fit(&coloured, 80), coloured);
+    }
+
+    #[test]
+    fn a_placement_is_never_broken_across_lines() {
+        let line = "expected line: Z S90 410, T E0 520, O T0 460, Z W90 310, L N90 210, Z S90 610, T T0 000\n";
+        for width in 30..80 {
+            let fitted = fit(line, width);
+            for l in fitted.lines() {
+                let l = l.trim();
+                // Each line ends a placement (or the label) and starts one.
+                assert!(l.ends_with(',') || l.ends_with("000") || l == "expected", "{width}: {fitted}");
+                assert!(!l.starts_with(|c: char| c.is_ascii_digit()), "{width}: {fitted}");
+                assert!(!l.split(' ').next().unwrap().starts_with(['N', 'S', 'E', 'W', 'B']), "{width}: {fitted}");
+            }
+        }
+        // Words that only look like a piece's letter are words.
+        assert!(!unfinished_placement("a"));
+        assert!(unfinished_placement("L") && unfinished_placement("T B90"));
+        assert!(!unfinished_placement("T B90 110") && !unfinished_placement("L x"));
     }
 
     #[test]

@@ -274,12 +274,14 @@ pub fn iso(pos: &Position, view: &View) -> String {
             );
         }
     }
-    s.push_str("</g></svg>");
+    s.push_str("</g>");
+    // Over the cubes, so that a stack on a back row hides no coordinate.
+    edge_labels(&mut s, r);
+    s.push_str("</svg>");
     s
 }
 
-/// The goal edges (north-south in one colour, west-east in another), the
-/// compass letters and the coordinates along the north and west edges.
+/// The goal edges: north-south in one colour, west-east in another.
 fn edges(s: &mut String, r: u8) {
     let at = |x: f64, y: f64| {
         let (u, v) = turn(r, x, y);
@@ -301,6 +303,17 @@ fn edges(s: &mut String, r: u8) {
     line(s, (0.0, 8.0), (8.0, 8.0), "#c8962a", "south");
     line(s, (0.0, 0.0), (0.0, 8.0), "#3e9a62", "west");
     line(s, (8.0, 0.0), (8.0, 8.0), "#3e9a62", "east");
+    s.push_str("</g>");
+}
+
+/// The compass letters and the coordinates along the north and west
+/// edges, with a light halo that keeps them readable over a cube.
+fn edge_labels(s: &mut String, r: u8) {
+    let at = |x: f64, y: f64| {
+        let (u, v) = turn(r, x, y);
+        project(u, v, 0.0)
+    };
+    s.push_str(r##"<g class="edge-labels" pointer-events="none" stroke="#fffdf8" stroke-width="2.5" stroke-opacity="0.85" paint-order="stroke">"##);
     let text = |s: &mut String, (x, y): (f64, f64), t: &str, size: u8, colour: &str| {
         let (px, py) = at(x, y);
         let _ = write!(

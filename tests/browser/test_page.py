@@ -14,6 +14,7 @@ import sys
 import tempfile
 import time
 import traceback
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -46,6 +47,15 @@ def open_page(browser):
     page.set_default_timeout(TIMEOUT)
     page.goto(URL)
     page.wait_for_selector("body[data-ready=true]")
+    return page
+
+
+def open_page_unready(browser):
+    """A page that may not get as far as a game."""
+    ctx = browser.new_context(viewport={"width": 1400, "height": 950})
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.goto(URL)
     return page
 
 
@@ -497,6 +507,38 @@ def test_save_after_a_review_writes_what_the_page_says(browser):
     expect(page.locator("#save-here")).to_be_hidden()
     assert not page.errors, page.errors
 
+
+def test_a_full_server_says_so_and_offers_to_try_again(browser):
+    def call(method, path):
+        req = urllib.request.Request(URL.split("?")[0].rstrip("/") + path, method=method, data=b"{}" if method == "POST" else None,
+                                     headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req) as r:
+                return r.status, json.loads(r.read() or b"null")
+        except urllib.error.HTTPError as e:
+            return e.code, None
+    status, info = call("GET", "/api/info")
+    made = []
+    try:
+        for _ in range(info["max_games"] - info["games"]):
+            status, game = call("POST", "/api/games")
+            assert status == 201, status
+            made.append(game["id"])
+        page = open_page_unready(browser)
+        expect(page.locator("#status")).to_contain_text("The server is full")
+        expect(page.locator("#retry")).to_be_visible()
+        assert page.locator("#undo").is_disabled() and page.locator("#go").is_disabled()
+        # No link saves a game that is not there.
+        assert page.evaluate("getComputedStyle(document.getElementById('save')).pointerEvents") == "none"
+        shot(page, "12-server-full.png")
+        # Room again: trying again opens a game.
+        call("DELETE", f"/api/games/{made.pop()}")
+        page.click("#retry")
+        page.wait_for_selector("body[data-ready=true]")
+        expect(page.locator("#status")).to_have_text("In progress, player 1 to move")
+    finally:
+        for g in made:
+            call("DELETE", f"/api/games/{g}")
 
 def main():
     SHOTS.mkdir(parents=True, exist_ok=True)

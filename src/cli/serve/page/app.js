@@ -515,7 +515,17 @@ async function main() {
     window.cabra.times.loaded = performance.now();
     document.body.dataset.ready = 'true';
   } catch (e) {
-    $('status').textContent = `Cannot reach the server: ${e.message}`;
+    // No game to show: say why, keep the controls from doing anything,
+    // and offer to try again.
+    $('status').textContent = e.status === 503 ? `The server is full: ${e.message}.`
+      : e.status ? `The server refused the page: ${e.message}.` : `Cannot reach the server (${e.message}).`;
+    document.querySelectorAll('main button, main input, main select').forEach((c) => { c.disabled = true; });
+    document.body.classList.add('no-game');
+    const retry = document.createElement('button');
+    retry.id = 'retry';
+    retry.textContent = 'Try again';
+    retry.onclick = () => location.reload();
+    $('status').after(retry);
   }
 }
 

@@ -451,9 +451,21 @@ mod tests {
             for l in fitted.lines() {
                 let l = l.trim();
                 // Each line ends a placement (or the label) and starts one.
-                assert!(l.ends_with(',') || l.ends_with("000") || l == "expected", "{width}: {fitted}");
-                assert!(!l.starts_with(|c: char| c.is_ascii_digit()), "{width}: {fitted}");
-                assert!(!l.split(' ').next().unwrap().starts_with(['N', 'S', 'E', 'W', 'B']), "{width}: {fitted}");
+                assert!(
+                    l.ends_with(',') || l.ends_with("000") || l == "expected",
+                    "{width}: {fitted}"
+                );
+                assert!(
+                    !l.starts_with(|c: char| c.is_ascii_digit()),
+                    "{width}: {fitted}"
+                );
+                assert!(
+                    !l.split(' ')
+                        .next()
+                        .unwrap()
+                        .starts_with(['N', 'S', 'E', 'W', 'B']),
+                    "{width}: {fitted}"
+                );
             }
         }
         // Words that only look like a piece's letter are words.

@@ -157,3 +157,29 @@ fn a_session_ended_while_the_engine_answers_keeps_the_placement_just_made() {
     );
     assert_eq!(out.status.code(), status_of(libc::SIGTERM));
 }
+
+#[test]
+fn an_interrupted_analysis_engine_answers_the_searches_under_way() {
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        let mut child = spawn(&["analysis", "--threads", "1", "--workers", "1"]);
+        let mut input = child.stdin.take().unwrap();
+        // Without the signal this would take hours; stdin stays open.
+        writeln!(
+            input,
+            r#"{{"id": "long", "moves": ["L E180 110"], "turns": [0, 1], "iterations": "1000M"}}"#
+        )
+        .unwrap();
+        let out = signal_and_wait(child, signal, Duration::from_millis(1500));
+        drop(input);
+        assert_no_panic(&out, "analysis");
+        let answers: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(answers.len(), 2, "{answers:?}");
+        assert_eq!(answers[0]["interrupted"], true);
+        assert!(answers[0]["iterations"].as_u64().unwrap() > 0);
+        assert_eq!(answers[1]["terminated"], true);
+        assert_eq!(out.status.code(), status_of(signal), "signal {signal}");
+    }
+}

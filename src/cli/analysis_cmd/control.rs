@@ -7,6 +7,7 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use cabra::engine::Stopper;
 use serde_json::{Map, Value, json};
@@ -33,6 +34,8 @@ impl Tag {
 /// The terminations asked for, and the queries the workers run.
 pub struct Control {
     inner: Mutex<Inner>,
+    /// A signal came: no query starts any more.
+    closed: AtomicBool,
 }
 
 struct Inner {
@@ -58,7 +61,20 @@ impl Control {
                 all_before: 0,
                 running: (0..workers).map(|_| None).collect(),
             }),
+            closed: AtomicBool::new(false),
         }
+    }
+
+    /// After a signal: stops the searches under way (they answer as
+    /// they stand) and starts no query again.
+    pub fn close(&self) {
+        self.closed.store(true, Ordering::SeqCst);
+        self.terminate(None, u64::MAX);
+    }
+
+    /// Whether [`Control::close`] was called.
+    pub fn closed(&self) -> bool {
+        self.closed.load(Ordering::SeqCst)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {

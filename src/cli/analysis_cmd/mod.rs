@@ -31,6 +31,8 @@ enum Input {
     Failure(Failure),
     /// A terminate that has taken effect, to acknowledge.
     Done(serde_json::Value),
+    /// A signal came: the queries still waiting are dropped.
+    End,
 }
 
 /// Reads the queries on standard input into `queue` until its end, or
@@ -168,13 +170,25 @@ pub fn run(args: &AnalysisArgs) -> anyhow::Result<()> {
     // full, each side would wait for the other for ever.
     let (queue, queued) = mpsc::sync_channel::<io::Result<Input>>(READ_AHEAD);
     let control = std::sync::Arc::new(Control::new(workers));
+    // Ctrl-C, SIGTERM or SIGHUP: the searches under way stop and are
+    // answered as they stand, and the program ends with the signal's
+    // status once they are written.
+    let (signalled, end) = (control.clone(), queue.clone());
+    super::signals::stop_on_signal(move || {
+        signalled.close();
+        let _ = end.try_send(Ok(Input::End));
+    })?;
     let (reader_defaults, reader_control) = (defaults.clone(), control.clone());
     std::thread::Builder::new()
         .name("cabra-analysis-input".into())
         .spawn(move || read_queries(&reader_defaults, &reader_control, &queue))?;
     let read = (|| -> io::Result<()> {
         for input in queued {
+            if control.closed() {
+                break;
+            }
             let (q, tag) = match input? {
+                Input::End => break,
                 Input::Query(q, tag) => (q, tag),
                 Input::Failure(f) => {
                     emit(&f)?;

@@ -136,16 +136,29 @@ pub fn check(path: &Path) -> anyhow::Result<()> {
 /// keeps the file's owner and links, in place where it would not.
 pub fn save_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     let (target, dir, existing) = plan(path)?;
+    let failed =
+        |e: std::io::Error| anyhow::anyhow!("cannot save {}: {}", path.display(), in_words(&e));
     #[cfg(unix)]
     if existing
         .as_ref()
         .is_some_and(|m| in_place_reason(m, &dir).is_some())
     {
-        return write_in_place(&target, bytes)
-            .with_context(|| format!("cannot save {}", path.display()));
+        return write_in_place(&target, bytes).map_err(failed);
     }
-    replace(&target, &dir, bytes, existing.map(|m| m.permissions()))
-        .with_context(|| format!("cannot save {}", path.display()))
+    replace(&target, &dir, bytes, existing.map(|m| m.permissions())).map_err(failed)
+}
+
+/// Why a write failed, as a person says it: a full disk is a full disk,
+/// not an OS error number beside a temporary file's path.
+fn in_words(e: &std::io::Error) -> String {
+    use std::io::ErrorKind;
+    match e.kind() {
+        ErrorKind::StorageFull => "the disk is full".into(),
+        ErrorKind::QuotaExceeded => "your disk quota is used up".into(),
+        ErrorKind::ReadOnlyFilesystem => "the file system is read-only".into(),
+        ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string(),
+    }
 }
 
 /// Writes a temporary file beside `target` and renames it over `target`.
@@ -232,6 +245,22 @@ fn remove_stale_temporaries(dir: &Path, prefix: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failed_write_is_said_in_words() {
+        use std::io::{Error, ErrorKind};
+        let full = Error::new(
+            ErrorKind::StorageFull,
+            "No space left on device (os error 28) at path \"/x/.a.tmp\"",
+        );
+        assert_eq!(in_words(&full), "the disk is full");
+        assert_eq!(
+            in_words(&Error::from(ErrorKind::ReadOnlyFilesystem)),
+            "the file system is read-only"
+        );
+        // Anything else keeps the system's words.
+        assert_eq!(in_words(&Error::other("odd")), "odd");
+    }
 
     #[test]
     fn saves_follow_links_keep_modes_and_refuse_other_files() {

@@ -265,6 +265,11 @@ def test_a_bad_file_is_refused_with_its_line(browser):
     reason = re.search(r"is not a valid game: (line \d+: .*)$", check.stderr.strip()).group(1)
     assert shown == f"{bad.name} is not a valid game: {reason}", (shown, reason)
     shot(page, "08-bad-file.png")
+    # A file far larger than any game is refused for its size.
+    big = Path(tempfile.mkdtemp()) / "huge.caminos"
+    big.write_text("110 120 121 122\n" * 8000)
+    page.set_input_files("#load", str(big))
+    expect(page.locator("#message")).to_contain_text("huge.caminos is too large to be a game record")
     # A good file loads.
     page.set_input_files("#load", str(DATA / "games" / "hand_straight_bridge.caminos"))
     wait_ply(page, 5)

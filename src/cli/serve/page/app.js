@@ -301,7 +301,15 @@ async function analyze() {
   try { await api.analyze(ui.id, count !== '' ? { iterations: n } : {}); } catch (e) { note(e.message, 'bad'); }
 }
 
+// The most a request may carry (the server's `BODY_LIMIT`): a game record
+// takes a few hundred bytes.
+const MAX_FILE = 64 * 1024;
+
 async function loadFile(file) {
+  if (file.size > MAX_FILE) {
+    note(`${file.name} is too large to be a game record (${Math.ceil(file.size / 1024)} KiB; at most 64 KiB).`, 'bad');
+    return;
+  }
   const bytes = await file.arrayBuffer();
   ui.holding = true;
   try { await stopWork(); } finally { ui.holding = false; }

@@ -71,7 +71,9 @@ impl TimeControl {
 fn is_zero(text: &str) -> bool {
     let number = text.trim_end_matches(|c: char| c.is_ascii_alphabetic());
     let unit = text[number.len()..].to_ascii_lowercase();
-    matches!(unit.as_str(), "" | "ms" | "s" | "m") && number.parse::<f64>().is_ok_and(|v| v == 0.0)
+    number.starts_with(|c: char| c.is_ascii_digit() || c == '.')
+        && matches!(unit.as_str(), "" | "ms" | "s" | "m")
+        && number.parse::<f64>().is_ok_and(|v| v == 0.0)
 }
 
 impl fmt::Display for TimeControl {
@@ -140,7 +142,15 @@ mod tests {
         assert_eq!((tc.main, tc.increment), (MS(10_000), Duration::ZERO));
         assert_eq!(tc.to_string(), "10s");
         assert_eq!(TimeControl::parse("1m+1s").unwrap().to_string(), "1m+1s");
-        for bad in ["", "+1s", "10x", "10s+1x", "10s+0s", "0s"] {
+        // A zero increment, in any unit, is sudden death.
+        for zero in ["10s+0", "10s+0s", "10s+0ms", "10s+0.0s"] {
+            assert_eq!(
+                TimeControl::parse(zero).unwrap().increment,
+                Duration::ZERO,
+                "{zero}"
+            );
+        }
+        for bad in ["", "+1s", "10x", "10s+1x", "10s+0x", "10s+-0s", "0s"] {
             let e = TimeControl::parse(bad).unwrap_err();
             assert!(matches!(e, ValueError::TimeControl { .. }), "{bad}: {e}");
             let e = e.to_string();

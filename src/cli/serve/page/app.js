@@ -439,9 +439,11 @@ function wire() {
   $('do-swap').onclick = () => place({ move: 'swap' });
   $('do-tm').onclick = () => place({ move: 'tm' });
   $('undo').onclick = undo;
+  $('sheet-undo').onclick = undo;
   $('redo').onclick = () => act(() => api.redo(ui.id));
   $('go').onclick = () => { ui.waiting = false; engineMove(false); };
   $('stop').onclick = async () => { try { await api.stop(ui.id); } catch (e) { note(e.message, 'bad'); } };
+  $('sheet-stop').onclick = $('stop').onclick;
   for (const p of [1, 2]) {
     $(`p${p}`).value = ui.players[p];
     $(`p${p}`).onchange = () => {

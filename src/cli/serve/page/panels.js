@@ -128,6 +128,7 @@ export function drawGame(ui, onGoto) {
 export function drawLive(ui) {
   const t = ui.thinking;
   const busy = ui.game.busy;
+  drawSheet(ui);
   $('stop').disabled = !busy;
   $('go').disabled = !!busy || ui.game.result !== 'ongoing';
   $('analyze').disabled = !!busy || ui.game.line.length === 0;
@@ -142,6 +143,24 @@ export function drawLive(ui) {
     `Thinking for player ${t.player}: ${(100 * t.winrate).toFixed(1)}% to win, ` +
     `${t.iterations.toLocaleString('en')} iterations, ${(t.elapsed_ms / 1000).toFixed(1)} s`;
   $('live-line').textContent = t.pv.length ? `Best line: ${t.pv.join(', ')}` : '';
+}
+
+// On a phone, a line at the top of the pieces' sheet: what the engine
+// does or said last, with Stop and Undo at hand beside the board.
+function drawSheet(ui) {
+  const g = ui.game;
+  const t = ui.thinking;
+  let text = '';
+  if (g.busy === 'thinking') {
+    text = t ? `Engine: ${t.pv[0] || '…'} ${(100 * t.winrate).toFixed(0)}% for player ${t.player}` : 'Engine thinking…';
+  } else if (g.busy) {
+    text = g.busy === 'analyzing' ? 'Analyzing…' : 'Waiting for a search thread…';
+  } else if (ui.lastThought) {
+    text = ui.lastThought.replace(/ after .*$/, '.');
+  }
+  $('sheet-text').textContent = text;
+  $('sheet-stop').hidden = !g.busy;
+  $('sheet-undo').disabled = !g.can_undo || !!g.busy;
 }
 
 // The analysis: progress, the graph, the summary and the selected move.

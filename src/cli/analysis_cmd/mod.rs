@@ -31,7 +31,8 @@ enum Input {
     Failure(Failure),
     /// A terminate that has taken effect, to acknowledge.
     Done(serde_json::Value),
-    /// A signal came: the queries still waiting are dropped.
+    /// The end of the input, or a signal (then the queries still
+    /// waiting are dropped).
     End,
 }
 
@@ -48,7 +49,12 @@ fn read_queries(
     loop {
         let line = match read_line(&mut input, MAX_LINE) {
             Ok(Some(line)) => line,
-            Ok(None) => return,
+            Ok(None) => {
+                // Said in so many words: the signal handler holds a
+                // sender too, so the queue never closes by itself.
+                let _ = queue.send(Ok(Input::End));
+                return;
+            }
             Err(e) => {
                 let _ = queue.send(Err(e));
                 return;

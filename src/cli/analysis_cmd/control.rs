@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use cabra::engine::Stopper;
 use serde_json::{Map, Value, json};
 
-use super::query::Failure;
+use super::query::{Failure, id_of};
 
 /// What a query is known by here: its id as JSON text, and its place in
 /// the input (a terminate affects the queries read before it only).
@@ -121,15 +121,8 @@ pub struct Action {
 
 /// The action in the object `q` (which has an `"action"` field).
 pub fn parse_action(q: &Map<String, Value>) -> Result<Action, Failure> {
-    let id = q.get("id").cloned().unwrap_or(Value::Null);
-    let fail = |error: String| Failure {
-        id: id.clone(),
-        error,
-        line: None,
-    };
-    if !matches!(id, Value::String(_) | Value::Number(_)) {
-        return Err(fail("\"id\" (a string or a number) is required".into()));
-    }
+    let id = id_of(q)?;
+    let fail = |error: String| Failure::new(&id, error);
     let fields: &[&str] = match q.get("action").and_then(Value::as_str) {
         Some("terminate") => &["id", "action", "terminate_id"],
         Some("terminate_all") => &["id", "action"],

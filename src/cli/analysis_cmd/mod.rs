@@ -84,11 +84,7 @@ fn read_queries(
         let item = match parsed {
             Ok(Ok(input)) => input,
             Ok(Err(f)) => Input::Failure(f),
-            Err(error) => Input::Failure(Failure {
-                id: serde_json::Value::Null,
-                error,
-                line: None,
-            }),
+            Err(error) => Input::Failure(Failure::new(&serde_json::Value::Null, error)),
         };
         let item = match item {
             // Without an id, the line number is what finds the query.

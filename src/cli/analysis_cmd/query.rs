@@ -69,20 +69,36 @@ pub struct Failure {
     pub line: Option<usize>,
 }
 
+impl Failure {
+    /// A failure of the query (or action) of `id`.
+    pub fn new(id: &Value, error: impl Into<String>) -> Failure {
+        Failure {
+            id: id.clone(),
+            error: error.into(),
+            line: None,
+        }
+    }
+}
+
+/// The id of the object `q`, which every query and action must have.
+pub fn id_of(q: &Map<String, Value>) -> Result<Value, Failure> {
+    let id = q.get("id").cloned().unwrap_or(Value::Null);
+    if !matches!(id, Value::String(_) | Value::Number(_)) {
+        return Err(Failure::new(
+            &id,
+            "\"id\" (a string or a number) is required",
+        ));
+    }
+    Ok(id)
+}
+
 /// The JSON object on one line of input.
 pub fn object(line: &str) -> Result<Map<String, Value>, Failure> {
-    let value: Value = serde_json::from_str(line).map_err(|e| Failure {
-        id: Value::Null,
-        error: format!("not JSON: {e}"),
-        line: None,
-    })?;
+    let value: Value = serde_json::from_str(line)
+        .map_err(|e| Failure::new(&Value::Null, format!("not JSON: {e}")))?;
     match value {
         Value::Object(q) => Ok(q),
-        _ => Err(Failure {
-            id: Value::Null,
-            error: "a query is a JSON object".into(),
-            line: None,
-        }),
+        _ => Err(Failure::new(&Value::Null, "a query is a JSON object")),
     }
 }
 
@@ -196,15 +212,8 @@ fn turns(v: Option<&Value>, plies: usize) -> Result<Vec<usize>, String> {
 impl Query {
     /// Reads a query from its JSON object.
     pub fn of(q: &Map<String, Value>, defaults: &Defaults) -> Result<Query, Failure> {
-        let id = q.get("id").cloned().unwrap_or(Value::Null);
-        let fail = |error: String| Failure {
-            id: id.clone(),
-            error,
-            line: None,
-        };
-        if !matches!(id, Value::String(_) | Value::Number(_)) {
-            return Err(fail("\"id\" (a string or a number) is required".into()));
-        }
+        let id = id_of(q)?;
+        let fail = |error: String| Failure::new(&id, error);
         if let Some(k) = q.keys().find(|k| !FIELDS.contains(&k.as_str())) {
             return Err(fail(format!(
                 "unknown field \"{k}\" (fields: {})",

@@ -230,12 +230,12 @@ fn save(g: &mut Gtp, args: &[String]) -> Reply {
     }
     let path = args.join(" ");
     let file = Path::new(&path);
-    // As `play` does: a file the controller did not have this session
-    // load or write is someone else's, and is not lost to a typo.
     // A file that cannot be written is refused first, for its reason.
     if let Err(e) = crate::cli::save::check(file) {
         return Reply::Err(format!("{e:#}"));
     }
+    // As `play` does: a file the controller did not have this session
+    // load or write is someone else's, and is not lost to a typo.
     if file.exists() && !force && !g.own_files.contains(&own_key(file)) {
         return Reply::Err(format!(
             "{path} exists and this session did not load or save it: \

@@ -313,11 +313,14 @@ async function loadFile(file) {
   const bytes = await file.arrayBuffer();
   ui.holding = true;
   try { await stopWork(); } finally { ui.holding = false; }
+  const waited = ui.waiting;
   try {
     ui.waiting = true;
     await show(await api.load(ui.id, bytes));
     note(`Loaded ${file.name}.${engineWaits()}`, 'ok');
   } catch (e) {
+    // Nothing was loaded: the game goes on as it did.
+    ui.waiting = waited;
     // The same words as `cabra check`.
     note(e.line ? `${file.name} is not a valid game: ${e.message}` : e.message, 'bad');
   }
@@ -460,8 +463,10 @@ function wire() {
     e.preventDefault();
     const c = $('code-in').value.trim();
     if (!c) return;
+    const waited = ui.waiting;
     ui.waiting = true;
     if (await act(() => api.code(ui.id, c))) note(`Position code loaded.${engineWaits()}`, 'ok');
+    else ui.waiting = waited;
   };
   document.addEventListener('dragover', (e) => { e.preventDefault(); document.body.classList.add('dropping'); });
   document.addEventListener('dragleave', () => document.body.classList.remove('dropping'));

@@ -177,11 +177,18 @@ async function recover(e, id) {
 }
 
 // Runs a request that changes the game, shows the result or the error.
+// A request made while a lost game is being restored waits for it, and
+// one that finds the game lost is made again once it is back (`f` reads
+// the game's id when it runs).
 async function act(f) {
+  if (recovering) await recovering;
   const id = ui.id;
   try { await show(await f()); return true; } catch (e) {
-    if (!await recover(e, id)) note(e.message, 'bad');
-    return false;
+    if (!await recover(e, id)) { note(e.message, 'bad'); return false; }
+    if (ui.id === id || !ui.game) return false;
+    // What the restore said stays said over the request's result.
+    const [said, kind] = [ui.note, ui.noteKind];
+    try { await show(await f()); note(said, kind); return true; } catch (again) { note(again.message, 'bad'); return false; }
   }
 }
 
@@ -210,6 +217,8 @@ function budget() {
 // Asks the engine for a move; whether it is busy comes as a state event.
 async function engineMove(auto) {
   if (ui.asking) return;
+  if (recovering) await recovering;
+  const id = ui.id;
   ui.asking = true;
   try {
     ui.thinking = null;
@@ -219,7 +228,9 @@ async function engineMove(auto) {
     await api.think(ui.id, limits);
   } catch (e) {
     // Another request got the engine first (a 409): its events follow.
-    if (!(auto && e.status === 409)) note(e.message, 'bad');
+    // A game the server lost is restored, then the engine plays on its
+    // own turn.
+    if (!(auto && e.status === 409) && !await recover(e, id)) note(e.message, 'bad');
   } finally {
     ui.asking = false;
   }
@@ -474,11 +485,11 @@ function wire() {
     e.preventDefault();
     document.body.classList.remove('dropping');
     const f = e.dataTransfer.files[0];
-    if (f) loadFile(f);
+    if (f && ui.game) loadFile(f);
   });
   window.addEventListener('resize', fitBar);
   document.addEventListener('keydown', (e) => {
-    if (e.target.closest('input, select, textarea') || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (!ui.game || e.target.closest('input, select, textarea') || e.ctrlKey || e.metaKey || e.altKey) return;
     const k = e.key;
     if (k === 'r' || k === 'R') cycle(e.shiftKey ? -1 : 1);
     else if (['l', 't', 'z', 'o'].includes(k.toLowerCase())) {

@@ -22,6 +22,7 @@ import pathlib
 import shutil
 import subprocess
 import sys
+import threading
 
 # This repository's release build, when no `cabra` is on PATH.
 BUILT = pathlib.Path(__file__).resolve().parent.parent / "target" / "release" / "cabra"
@@ -51,9 +52,15 @@ def analyze(cabra, queries):
         stdout=subprocess.PIPE,
         text=True,
     )
-    for q in queries:
-        engine.stdin.write(json.dumps(q) + "\n")
-    engine.stdin.close()
+    # Written from a thread while the answers are read here: however many
+    # queries there are, neither side waits for the other.
+    def write():
+        for q in queries:
+            engine.stdin.write(json.dumps(q) + "\n")
+        engine.stdin.close()
+
+    writer = threading.Thread(target=write)
+    writer.start()
     answers = {}
     for line in engine.stdout:
         a = json.loads(line)
@@ -61,6 +68,7 @@ def analyze(cabra, queries):
             print(f"query {a['id']}: {a['error']}", file=sys.stderr)
             continue
         answers.setdefault(a["id"], []).append(a)
+    writer.join()
     if engine.wait() != 0:
         sys.exit("cabra analysis failed")
     return answers

@@ -161,6 +161,7 @@ fn bad_queries_get_an_error_and_the_others_go_on() {
         r#"{"id": "good", "iterations": 500}"#,
         "",
         r#"{"id": 12, "game": "110 120 121 122\n", "iterations": 500, "turns": [0, 1]}"#,
+        r#"{"id": [1], "moves": []}"#,
     ]
     .iter()
     .map(|s| s.to_string())
@@ -175,11 +176,11 @@ fn bad_queries_get_an_error_and_the_others_go_on() {
         e[0]["error"].as_str().unwrap().to_string()
     };
     let nulls: Vec<&Value> = answers.iter().filter(|a| a["id"].is_null()).collect();
-    assert_eq!(nulls.len(), 3, "{nulls:?}");
+    assert_eq!(nulls.len(), 4, "{nulls:?}");
     // Without an id, the input line finds the query.
     let mut lines: Vec<u64> = nulls.iter().map(|a| a["line"].as_u64().unwrap()).collect();
     lines.sort();
-    assert_eq!(lines, [1, 2, 3]);
+    assert_eq!(lines, [1, 2, 3, 12]);
     assert!(
         answers
             .iter()

@@ -24,10 +24,16 @@ pub struct Tag {
 
 impl Tag {
     pub fn new(id: &Value, seq: u64) -> Tag {
-        Tag {
-            key: id.to_string(),
-            seq,
-        }
+        Tag { key: key(id), seq }
+    }
+}
+
+/// What ids are compared by: a string as it is, a number by its value
+/// (`5`, `5.0` and `5e0` are one id).
+pub fn key(id: &Value) -> String {
+    match id {
+        Value::Number(n) => format!("#{}", n.as_f64().unwrap_or(f64::NAN)),
+        other => other.to_string(),
     }
 }
 
@@ -149,13 +155,49 @@ pub fn parse_action(q: &Map<String, Value>) -> Result<Action, Failure> {
             target: Some(t.clone()),
             ack: json!({"id": id, "action": "terminate", "terminate_id": t}),
         }),
-        _ => Err(fail(
+        None => Err(fail(
             "\"terminate_id\" (the id of the queries to stop) is required".into(),
+        )),
+        Some(_) => Err(fail(
+            "\"terminate_id\" must be an id: a string or a number".into(),
         )),
     }
 }
 
-/// The answer for a turn of a terminated query that was not searched.
-pub fn terminated_turn(id: &Value, turn: usize) -> Value {
-    json!({"id": id, "turn": turn, "terminated": true})
+/// The answer for a turn of a terminated query that was not searched,
+/// its fields in the order of every answer's.
+#[derive(serde::Serialize)]
+pub struct TerminatedTurn<'a> {
+    id: &'a Value,
+    turn: usize,
+    terminated: bool,
+}
+
+pub fn terminated_turn(id: &Value, turn: usize) -> TerminatedTurn<'_> {
+    TerminatedTurn {
+        id,
+        turn,
+        terminated: true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_strings_as_they_are_and_numbers_by_value() {
+        let n = |t: &str| key(&serde_json::from_str(t).unwrap());
+        assert_eq!(n("5"), n("5.0"));
+        assert_eq!(n("5"), n("5e0"));
+        assert_ne!(n("5"), n("\"5\""));
+        assert_ne!(n("5"), n("6"));
+        let q = |t: &str| -> Map<String, Value> { serde_json::from_str(t).unwrap() };
+        let e = parse_action(&q(
+            r#"{"id": 1, "action": "terminate", "terminate_id": [1]}"#,
+        ));
+        assert!(e.err().unwrap().error.contains("must be an id"));
+        let e = parse_action(&q(r#"{"id": true, "action": "terminate_all"}"#));
+        assert!(e.err().unwrap().id.is_null());
+    }
 }

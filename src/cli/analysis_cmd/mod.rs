@@ -70,7 +70,7 @@ fn read_queries(
                 Ok(text) => Ok(query::object(text).and_then(|q| {
                     if q.contains_key("action") {
                         let action = control::parse_action(&q)?;
-                        let key = action.target.as_ref().map(|t| t.to_string());
+                        let key = action.target.as_ref().map(control::key);
                         control.terminate(key.as_deref(), number);
                         Ok(Input::Done(action.ack))
                     } else {
@@ -220,6 +220,10 @@ pub fn run(args: &AnalysisArgs) -> anyhow::Result<()> {
                 stopper
             });
             if !started {
+                if control.closed() {
+                    // A signal: a query not started gets no answer.
+                    break;
+                }
                 // Terminated before it started: every turn answered so.
                 let _ = free.send((i, Ok(())));
                 for turn in turns {

@@ -82,14 +82,14 @@ impl Failure {
 
 /// The id of the object `q`, which every query and action must have.
 pub fn id_of(q: &Map<String, Value>) -> Result<Value, Failure> {
-    let id = q.get("id").cloned().unwrap_or(Value::Null);
-    if !matches!(id, Value::String(_) | Value::Number(_)) {
-        return Err(Failure::new(
-            &id,
+    match q.get("id") {
+        Some(id @ (Value::String(_) | Value::Number(_))) => Ok(id.clone()),
+        // Not an id: the answer says `null`, and the line finds the query.
+        _ => Err(Failure::new(
+            &Value::Null,
             "\"id\" (a string or a number) is required",
-        ));
+        )),
     }
-    Ok(id)
 }
 
 /// The JSON object on one line of input.

@@ -64,6 +64,22 @@ enum Command {
     Engines(cli::engines::EnginesArgs),
 }
 
+impl Command {
+    /// Whether the command was asked for JSON output (`--json`).
+    fn json(&self) -> bool {
+        match self {
+            Command::Check(a) => a.json,
+            Command::Show(a) => a.json,
+            Command::Bench(a) => a.json,
+            Command::Search(a) => a.json,
+            Command::Analyze(a) => a.json,
+            Command::Match(a) => a.json,
+            Command::Tactics(a) => a.json,
+            _ => false,
+        }
+    }
+}
+
 /// Lets the program end quietly, as other Unix tools do, when the reader of
 /// its output goes away (`cabra perft -d 1 --divide | head`): Rust ignores
 /// SIGPIPE, so `println!` would panic on the closed pipe instead.
@@ -102,6 +118,18 @@ fn main() -> ExitCode {
         // A command that a signal cut short says so in its status, after
         // writing what it had (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP).
         Ok(()) => cli::signals::exit_code().map_or(ExitCode::SUCCESS, ExitCode::from),
+        // A script that asked for JSON gets its error as JSON too.
+        Err(e) if cli.command.json() => match serde_json::to_string(&cli::check::ErrorJson::of(&e))
+        {
+            Ok(json) => {
+                println!("{json}");
+                ExitCode::FAILURE
+            }
+            Err(_) => {
+                eprintln!("cabra: {e:#}");
+                ExitCode::FAILURE
+            }
+        },
         Err(e) => {
             eprintln!("cabra: {e:#}");
             ExitCode::FAILURE

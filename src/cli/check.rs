@@ -3,7 +3,6 @@
 use std::path::PathBuf;
 
 use cabra::game::Position;
-use cabra::game::record::parse_record;
 use serde::Serialize;
 
 use super::render::status_line;
@@ -69,43 +68,34 @@ impl GameJson {
     }
 }
 
+/// A command's failure as scripts read it under `--json`: one object
+/// `{"error": ..., "line": N}` on standard output (`line` when a game
+/// record's line was at fault, else null).
 #[derive(Serialize)]
-struct ErrorJson {
+pub struct ErrorJson {
     error: String,
     line: Option<usize>,
 }
 
-/// Prints a failure: as a JSON object with `--json` (then exits with
-/// status 1), else as the command's error.
-fn fail(json: bool, error: String, line: Option<usize>) -> anyhow::Result<()> {
-    if json {
-        let json = serde_json::to_string(&ErrorJson { error, line })?;
-        super::style::print(&format!("{json}\n"))?;
-        std::process::exit(1);
+impl ErrorJson {
+    /// The JSON form of `e`, with the line of the first record error in
+    /// its chain of causes.
+    pub fn of(e: &anyhow::Error) -> ErrorJson {
+        let line = e
+            .chain()
+            .find_map(|c| c.downcast_ref::<cabra::game::RecordError>())
+            .map(|r| r.line);
+        ErrorJson {
+            error: format!("{e:#}"),
+            line,
+        }
     }
-    Err(anyhow::Error::msg(error))
 }
 
 /// Reads the file; prints its status, or fails with the `line N:` reason.
 pub fn run(args: &CheckArgs) -> anyhow::Result<()> {
-    let shown = args.file.display();
-    let bytes = match crate::cli::files::read_input(&args.file) {
-        Ok(b) => b,
-        Err(e) => return fail(args.json, format!("cannot read {shown}: {e}"), None),
-    };
-    let pos = match parse_record(&bytes) {
-        Ok(r) => match args.rules.agree(r.position.rules(), &args.file) {
-            Ok(()) => r.position,
-            Err(e) => return fail(args.json, format!("{e:#}"), None),
-        },
-        Err(e) => {
-            return fail(
-                args.json,
-                format!("{shown} is not a valid game: {e}"),
-                Some(e.line),
-            );
-        }
-    };
+    // Errors are written by `main`: as an `ErrorJson` under `--json`.
+    let pos = args.rules.load(Some(&args.file))?.position;
     if args.json {
         super::style::print(&format!(
             "{}\n",

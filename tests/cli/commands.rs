@@ -90,6 +90,33 @@ fn check_refuses_every_bad_file_naming_the_line() {
 }
 
 #[test]
+fn every_json_command_reports_a_bad_file_as_json() {
+    // A script that asked for JSON reads its errors as JSON on stdout too.
+    let r = &rows("bad.tsv")[0];
+    let bad = data(&format!("bad/{}", r[0]));
+    let bad = bad.to_str().unwrap();
+    for args in [
+        vec!["search", bad, "--json", "--iterations", "10"],
+        vec!["analyze", bad, "--json", "--iterations", "10"],
+        vec!["show", bad, "--json"],
+        vec!["search", "/nonexistent/game.caminos", "--json"],
+    ] {
+        let o = cabra(&args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert_no_panic(&o, args[1]);
+        let j: serde_json::Value = serde_json::from_str(&stdout(&o))
+            .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", stdout(&o)));
+        let error = j["error"].as_str().unwrap();
+        assert!(error.contains(args[1]), "{args:?}: {j}");
+        if args[1] == bad {
+            assert_eq!(j["line"].to_string(), r[1], "{args:?}: {j}");
+        } else {
+            assert!(j["line"].is_null() && error.contains("cannot read"), "{j}");
+        }
+    }
+}
+
+#[test]
 fn check_refuses_a_missing_file() {
     let o = cabra(&["check", "/nonexistent/dir/game.caminos"]);
     assert!(!o.status.success());

@@ -22,16 +22,32 @@ impl Session {
                 if max == 1 { "" } else { "s" }
             )),
             Ok(n) => Ok(Some(n)),
-            Err(_) => Err(format!(
-                "expected a number of placements or `all` after `{what}`, found '{}'",
-                a.chars().take(20).collect::<String>()
-            )),
+            Err(_) => Err(Self::not_a_count(a, what)),
         }
+    }
+
+    /// The complaint about an argument that is neither a number nor `all`,
+    /// if `arg` is one: it is named even when there is nothing to take
+    /// back or replay.
+    fn bad_count(arg: &str, what: &str) -> Option<String> {
+        let a = arg.trim();
+        let fine = a.is_empty() || a.eq_ignore_ascii_case("all") || a.parse::<usize>().is_ok();
+        (!fine).then(|| Self::not_a_count(a, what))
+    }
+
+    fn not_a_count(a: &str, what: &str) -> String {
+        format!(
+            "expected a number of placements or `all` after `{what}`, found '{}'",
+            a.chars().take(20).collect::<String>()
+        )
     }
 
     pub(super) fn undo(&mut self, arg: &str) -> Response {
         let max = self.line.position().plies();
         if max == 0 {
+            if let Some(e) = Self::bad_count(arg, "undo") {
+                return Response::err(e);
+            }
             return Response::err("nothing to undo: no placement has been played");
         }
         let n = match Self::count_arg(arg, max, "undo") {
@@ -69,6 +85,9 @@ impl Session {
     pub(super) fn redo(&mut self, arg: &str) -> Response {
         let max = self.line.ahead().len();
         if max == 0 {
+            if let Some(e) = Self::bad_count(arg, "redo") {
+                return Response::err(e);
+            }
             return Response::err(
                 "nothing to redo: `redo` replays placements taken back with `undo`",
             );

@@ -137,10 +137,15 @@ fn undo_and_redo_by_count_and_to_your_turn() {
     err(&mut s, "undo zero");
     ok(&mut s, "undo all");
     assert_eq!(s.position().plies(), 0);
-    err(&mut s, "undo");
+    assert!(err(&mut s, "undo").contains("nothing to undo"));
+    // A bad count is named as such, whatever there is to take back.
+    let e = err(&mut s, "undo banana");
+    assert!(e.contains("expected a number of placements or `all`"), "{e}");
     ok(&mut s, "redo all");
     assert_eq!(s.position().plies(), 2);
-    err(&mut s, "redo");
+    assert!(err(&mut s, "redo").contains("nothing to redo"));
+    let e = err(&mut s, "redo 2x");
+    assert!(e.contains("found '2x'"), "{e}");
     // Playing something else drops the redo list.
     ok(&mut s, "undo 2");
     ok(&mut s, "set you both");

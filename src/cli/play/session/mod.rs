@@ -272,16 +272,16 @@ impl Session {
     pub fn start(&mut self, from_file: bool) -> Response {
         let mut out = String::new();
         if self.interactive {
-            // Short lines, each its own sentence: no terminal of 80
-            // columns breaks them.
+            // Short lines, each its own sentence, wrapped to the terminal.
             out.push_str(&format!(
                 "Cabra {} — Caminos on an 8x8x3 board.\n",
                 env!("CARGO_PKG_VERSION"),
             ));
             out.push_str(&crate::cli::render::wrap(&self.roles(), self.width));
-            out.push_str(
+            out.push_str(&crate::cli::render::wrap(
                 "Type a placement such as `L E180 110`, `help` for the commands, `quit` to leave.\n",
-            );
+                self.width,
+            ));
         }
         let moved = if from_file {
             false

@@ -3,17 +3,22 @@
 //! rates `alpha` and `beta`, that A is `elo0` (H0) or `elo1` (H1) Elo
 //! stronger than B.
 //!
-//! The log-likelihood ratio is the generalised SPRT's normal
-//! approximation of the trinomial model (Michel Van den Bergh, "A
-//! practical introduction to the GSPRT", as fishtest's `stat_util.py`
-//! uses it): with `n` games, mean score `s`, per-game variance
-//! `var = sum_i p_i (x_i - s)^2` of the scores `x_i` in {0, 1/2, 1} and
-//! `s0 = L(elo0)`, `s1 = L(elo1)` for the logistic `L(e) = 1 / (1 +
+//! The log-likelihood ratio is the generalised SPRT's (Michel Van den
+//! Bergh, "A practical introduction to the GSPRT", as fishtest's
+//! `stat_util.py` computes it): with `n` games whose scores `a_i` in
+//! {0, 1/2, 1} came with frequencies `p_i`, and `P0`, `P1` the
+//! distributions nearest `p` (of maximum likelihood) whose mean scores are
+//! `s0 = L(elo0)` and `s1 = L(elo1)` for the logistic `L(e) = 1 / (1 +
 //! 10^(-e/400))`,
 //!
 //! ```text
-//! LLR = n (s1 - s0) (2 s - s0 - s1) / (2 var)
+//! LLR = n sum_i p_i ln(P1_i / P0_i)
 //! ```
+//!
+//! A count of zero counts as 0.001 (fishtest's `regularize`), so that
+//! games all alike still have a nearest distribution of each mean: ten
+//! straight wins move the test a little, as they should when it tells 0
+//! from 5 Elo, rather than not at all or all the way.
 //!
 //! H1 is accepted once `LLR >= ln((1 - beta) / alpha)`, H0 once `LLR <=
 //! ln(beta / (1 - alpha))`; between the bounds the match goes on. The
@@ -80,6 +85,33 @@ fn expected(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
+/// The scores of a loss, a draw and a win.
+const SCORES: [f64; 3] = [0.0, 0.5, 1.0];
+
+/// The distribution over [`SCORES`] of mean `s` nearest `p` (of maximum
+/// likelihood for games of frequencies `p`, every one above 0): `q_i =
+/// p_i / (1 + x (a_i - s))` for the `x` that gives the mean `s`, found by
+/// bisection (the mean falls as `x` grows, while every `q_i` stays
+/// positive).
+fn nearest(p: [f64; 3], s: f64) -> [f64; 3] {
+    let q = |x: f64| std::array::from_fn(|i| p[i] / (1.0 + x * (SCORES[i] - s)));
+    let offset = |x: f64| -> f64 {
+        let q: [f64; 3] = q(x);
+        (0..3).map(|i| q[i] * (SCORES[i] - s)).sum()
+    };
+    // 1 + x (a_i - s) > 0 for every score: x in (-1/(1 - s), 1/s).
+    let (mut lo, mut hi) = (-1.0 / (1.0 - s), 1.0 / s);
+    for _ in 0..100 {
+        let mid = 0.5 * (lo + hi);
+        if offset(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    q(0.5 * (lo + hi))
+}
+
 impl Sprt {
     /// Reads `elo0,elo1[,alpha,beta]` (alpha and beta default to 0.05).
     pub fn parse(text: &str) -> Result<Sprt, SprtError> {
@@ -117,20 +149,18 @@ impl Sprt {
     }
 
     /// The log-likelihood ratio of `wins`, `draws` and `losses` (A's);
-    /// 0 with no games or no spread in the scores (nothing to go on).
+    /// 0 with no games.
     pub fn llr(&self, wins: u32, draws: u32, losses: u32) -> f64 {
-        let (w, d, l) = (f64::from(wins), f64::from(draws), f64::from(losses));
-        let n = w + d + l;
-        if n == 0.0 {
+        if wins + draws + losses == 0 {
             return 0.0;
         }
-        let s = (w + 0.5 * d) / n;
-        let var = (w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + l * s * s) / n;
-        if var <= 0.0 {
-            return 0.0;
-        }
-        let (s0, s1) = (expected(self.elo0), expected(self.elo1));
-        n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
+        let regularize = |c: u32| if c == 0 { 1e-3 } else { f64::from(c) };
+        let counts = [losses, draws, wins].map(regularize);
+        let n: f64 = counts.iter().sum();
+        let p = counts.map(|c| c / n);
+        let p0 = nearest(p, expected(self.elo0));
+        let p1 = nearest(p, expected(self.elo1));
+        n * (0..3).map(|i| p[i] * (p1[i] / p0[i]).ln()).sum::<f64>()
     }
 
     /// The test's state after these games.
@@ -177,21 +207,19 @@ mod tests {
     }
 
     #[test]
-    fn llr_matches_the_formula_worked_by_hand() {
-        // 60-20-20: n = 100, s = 0.7, var = (60·0.09 + 20·0.04 + 20·0.49)/100
-        // = 0.16; s0 = 0.5, s1 = 1/(1 + 10^(-10/400)) = 0.5143868;
-        // LLR = 100 · 0.0143868 · (1.4 - 1.0143868) / 0.32 = 1.7337133.
+    fn llr_matches_the_gsprt_worked_apart() {
+        // Worked in Python (fishtest's method: the distributions of mean
+        // s0 and s1 nearest the games' frequencies, by bisection).
         let t = Sprt::parse("0,10").unwrap();
         assert!(
-            close(t.llr(60, 20, 20), 1.733_713_3),
+            close(t.llr(60, 20, 20), 1.389_822_2),
             "{}",
             t.llr(60, 20, 20)
         );
-        // Worked the same way (in Python) for larger counts.
         let t = Sprt::parse("0,5").unwrap();
         assert!(close(t.llr(100, 200, 100), -0.082_830_7));
-        assert!(close(t.llr(1100, 2000, 900), 4.952_520_8));
-        assert!(close(t.llr(900, 2000, 1100), -6.617_459_9));
+        assert!(close(t.llr(1100, 2000, 900), 4.931_112_6));
+        assert!(close(t.llr(900, 2000, 1100), -6.579_454_2));
         // The bounds of alpha = beta = 0.05: ±ln 19.
         let s = t.state(1100, 2000, 900);
         assert!(close(s.upper, 19f64.ln()) && close(s.lower, -(19f64.ln())));
@@ -199,9 +227,15 @@ mod tests {
         assert_eq!(t.state(900, 2000, 1100).verdict, "H0");
         assert_eq!(t.state(100, 200, 100).verdict, "continue");
         assert!(t.describe(&s).contains("H1 accepted"), "{}", t.describe(&s));
-        // Nothing to go on: no games, or every game the same.
+        // Nothing to go on: no games.
         assert_eq!(t.llr(0, 0, 0), 0.0);
-        assert_eq!(t.llr(0, 7, 0), 0.0);
+        // Games all alike move the test, a little at a time: each straight
+        // win by about ln(L(5) / L(0)).
+        assert!(close(t.llr(10, 0, 0), 0.142_875_9), "{}", t.llr(10, 0, 0));
+        assert!(close(t.llr(0, 0, 10), -0.144_947_3), "{}", t.llr(0, 0, 10));
+        assert!(close(t.llr(0, 7, 0), -0.096_553_0), "{}", t.llr(0, 7, 0));
+        assert_eq!(t.state(100, 0, 0).verdict, "continue");
+        assert_eq!(t.state(300, 0, 0).verdict, "H1");
     }
 
     #[test]

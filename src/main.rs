@@ -9,7 +9,15 @@ use clap::{Parser, Subcommand};
 
 /// Cabra: an engine for the 3D connection game Caminos (Bridget).
 #[derive(Parser, Debug)]
-#[command(name = "cabra", version = env!("CABRA_VERSION_LINE"), about, propagate_version = true)]
+#[command(
+    name = "cabra",
+    version = env!("CABRA_VERSION_LINE"),
+    about,
+    propagate_version = true,
+    // An option given twice counts its last value, as in most tools, so
+    // that scripts may append options to a user's.
+    args_override_self = true
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -1,33 +1,57 @@
 #!/usr/bin/env bash
 # One shard of a cabra match (or selfplay) per Slurm array task.
 #
-#   OUT=/scratch/m1 MATCH_ARGS="--a default --b baseline --games 2000 --time 100ms" \
-#       sbatch --array=0-7 scripts/slurm/match-array.sh
+#   OUT=/scratch/m1 SHARDS=8 sbatch --array=0-7 scripts/slurm/match-array.sh \
+#       --a default --b 'gtp:/opt/old/cabra gtp' --games 2000 --time 100ms
 #
-# (scripts/slurm/submit.sh does this and queues the merge after it.) Task
-# ID - MIN of COUNT plays `--shard (ID-MIN)/COUNT` into $OUT/shard-$ID, so
-# --array=0-7 and --array=1-8 both give shards 0/8 to 7/8. A task rerun
-# (after a failure, or `scontrol requeue`) plays only the games its folder
-# does not hold yet. Environment:
+# (scripts/slurm/submit.sh does this and queues the merge after it.) The
+# match's options are the script's arguments (quoted as on a command
+# line), or the words of MATCH_ARGS (no quoting there). Task ID plays
+# `--shard ID/SHARDS` into $OUT/shard-$ID. Without SHARDS the array is
+# the whole match: task ID - MIN of COUNT plays shard (ID-MIN)/COUNT, so
+# --array=0-7 and --array=1-8 both give shards 0/8 to 7/8.
+#
+# A task rerun plays only the games its folder does not hold yet: after
+# `scontrol requeue`, or after a failure with the same OUT, SHARDS and
+# options, e.g. `OUT=/scratch/m1 SHARDS=8 sbatch --array=3 ...` for
+# shard 3/8 (SHARDS is needed: an array of one task is no whole match,
+# and cabra refuses a folder of another shard). Environment:
 #   OUT         the match's folder, shared by the tasks (required)
-#   MATCH_ARGS  the options of the match, the same for every task
+#   SHARDS      the number of shards (the array's task count by default)
+#   MATCH_ARGS  the options of the match, when there are no arguments
 #   MODE        match (default) or selfplay
-#   THREADS     search threads per engine (default 1)
+#   THREADS     search threads per engine (default 1); an option of the
+#               match given twice counts its last value, so --threads
+#               among the options overrides it
 #   CABRA       the cabra program (default: cabra on the PATH)
 #SBATCH --job-name=cabra-shard
 #SBATCH --cpus-per-task=1
 #SBATCH --mem=1G
 set -euo pipefail
-: "${OUT:?set OUT to the match folder}"
+# Task ID is shard ID/SHARDS (a rerun of one task); without SHARDS the
+# array is the whole work: task ID - MIN of COUNT. (Slurm runs a copy of
+# this script, so it reads no file beside it.)
 id=${SLURM_ARRAY_TASK_ID:?submit as an array job: sbatch --array=0-N}
-count=${SLURM_ARRAY_TASK_COUNT:?submit as an array job: sbatch --array=0-N}
-min=${SLURM_ARRAY_TASK_MIN:-0}
+if [[ -n ${SHARDS:-} ]]; then
+    if ! [[ $SHARDS =~ ^[1-9][0-9]*$ ]] || ((id >= SHARDS)); then
+        echo "task $id is no shard of SHARDS=$SHARDS (tasks 0 to SHARDS-1)" >&2
+        exit 2
+    fi
+    shard="$id/$SHARDS"
+else
+    count=${SLURM_ARRAY_TASK_COUNT:?submit as an array job: sbatch --array=0-N}
+    shard="$((id - ${SLURM_ARRAY_TASK_MIN:-0}))/$count"
+fi
+: "${OUT:?set OUT to the match folder}"
 threads=${THREADS:-1}
 cpus=${SLURM_CPUS_PER_TASK:-1}
 # As many games at once as the task's cores hold engines thinking
 # (in a game only the side to move thinks).
 concurrency=$((cpus / threads > 0 ? cpus / threads : 1))
-read -r -a args <<<"${MATCH_ARGS:-}"
-exec "${CABRA:-cabra}" "${MODE:-match}" "${args[@]}" --threads "$threads" \
-    --concurrency "$concurrency" --quiet \
-    --shard "$((id - min))/$count" --out "$OUT/shard-$id"
+if (($# == 0)); then
+    read -r -a words <<<"${MATCH_ARGS:-}"
+    set -- "${words[@]}"
+fi
+exec "${CABRA:-cabra}" "${MODE:-match}" --threads "$threads" \
+    --concurrency "$concurrency" --quiet "$@" \
+    --shard "$shard" --out "$OUT/shard-$id"

@@ -6,6 +6,9 @@
 #   scripts/slurm/submit.sh OUT SHARDS [MATCH OPTIONS...]
 #   scripts/slurm/submit.sh /scratch/m1 8 --a default --b baseline --games 2000 --time 100ms
 #
+# A task that failed is rerun with `OUT=OUT SHARDS=SHARDS sbatch --array=ID
+# scripts/slurm/match-array.sh [MATCH OPTIONS...]`.
+#
 # Environment: MODE (match or selfplay), THREADS, CABRA as for
 # match-array.sh; MERGE_ARGS for merge.sh; SBATCH_ARGS, extra sbatch
 # options for both jobs (e.g. "--partition=long --time=2:00:00").
@@ -19,11 +22,13 @@ out=$1 shards=$2
 shift 2
 mkdir -p "$out/logs"
 out=$(cd "$out" && pwd)
-export OUT=$out MATCH_ARGS="$*"
+# The options go to the tasks as arguments, so their quoting holds
+# (`--b 'gtp:/opt/old/cabra gtp'`).
+export OUT=$out SHARDS=$shards
 read -r -a extra <<<"${SBATCH_ARGS:-}"
 array=$(sbatch --parsable "${extra[@]}" --array="0-$((shards - 1))" \
     --cpus-per-task="${THREADS:-1}" --output="$out/logs/shard-%a.log" \
-    "$here/match-array.sh")
+    "$here/match-array.sh" "$@")
 array=${array%%;*}
 merge=$(sbatch --parsable "${extra[@]}" --dependency="afterok:$array" \
     --output="$out/logs/merge.log" "$here/merge.sh")

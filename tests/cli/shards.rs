@@ -164,6 +164,43 @@ fn a_shard_killed_halfway_is_finished_by_a_rerun() {
 }
 
 #[test]
+fn a_folder_holds_one_shard_played_by_one_run_at_a_time() {
+    let root = temp_dir();
+    let dir = root.path().join("s");
+    let d = dir.to_str().unwrap();
+    success(small_match(&["--shard", "0/2", "--out", d]));
+    // Another shard into it: refused, naming both.
+    for other in ["1/2", "0/4"] {
+        let o = small_match(&["--shard", other, "--out", d]);
+        assert!(!o.status.success(), "shard {other} accepted");
+        let e = stderr(&o);
+        assert!(
+            e.contains(&format!("holds the records of shard 0/2, not {other}")),
+            "{e}"
+        );
+    }
+    // A second run while one plays there: refused at once.
+    let busy = root.path().join("busy");
+    let b = busy.to_str().unwrap();
+    let long = ["match", "--games", "2", "--time", "60s", "--threads", "1"];
+    let mut first = spawn(&[&long[..], &["--quiet", "--shard", "0/1", "--out", b]].concat());
+    let records = busy.join("results.jsonl");
+    let start = std::time::Instant::now();
+    while !records.exists() && start.elapsed().as_secs() < 30 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let o = cabra(&[&long[..], &["--shard", "0/1", "--out", b]].concat());
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert!(!o.status.success(), "a second run was let in");
+    let e = stderr(&o);
+    assert!(e.contains("is in use by another run"), "{e}");
+    // Once the first has ended, a rerun goes on.
+    let o = small_match(&["--shard", "0/1", "--out", b]);
+    assert!(!stderr(&o).contains("in use"), "{}", stderr(&o));
+}
+
+#[test]
 fn merges_refuse_another_match_and_name_what_differs() {
     let root = temp_dir();
     let (a, b) = (root.path().join("a"), root.path().join("b"));
@@ -266,6 +303,9 @@ fn merges_count_duplicates_once_and_list_missing_games() {
     let j = ok_json(&["match", "--json", "--sprt", "0,5", "--merge", d0]);
     assert!(j["sprt"]["llr"].is_number(), "{j}");
     assert_eq!(j["sprt"]["verdict"], "continue");
+    // fishtest's non-regression bounds, negative, without `=`.
+    let j = ok_json(&["match", "--json", "--sprt", "-1.75,0.25", "--merge", d0]);
+    assert!(j["sprt"]["llr"].is_number(), "{j}");
 }
 
 #[test]
@@ -315,6 +355,11 @@ fn bad_shards_and_tests_are_usage_errors() {
         (vec!["--shard", "1", "--out", "x"], "INDEX/COUNT"),
         (vec!["--shard", "0/2"], "--out"),
         (vec!["--sprt", "5,0"], "elo0 must be below elo1"),
+        // A merge reads what was played from the records: options of a
+        // run would be ignored, so they are refused.
+        (vec!["--merge", "x"], "cannot be used with '--merge"),
+        // An empty player (an unset variable) is no self-match.
+        (vec!["--b", ""], "empty: give a configuration"),
     ] {
         let o = small_match(&args);
         assert!(!o.status.success(), "{args:?}");

@@ -86,8 +86,9 @@ for i in $(seq 60); do
     sleep 1
 done
 
-# The match: 8 games at 200 iterations, one thread: reproducible.
-match=(--a default --b "default,c=0.5" --games 8 --iterations 200 --seed 3)
+# The match: 8 games at 200 iterations, one thread: reproducible. B's
+# configuration holds a space, which must reach every task as one word.
+match=(--a default --b "default, c=0.5" --games 8 --iterations 200 --seed 3)
 read -r array merge < <(CABRA=$cabra THREADS=1 scripts/slurm/submit.sh "$work/sharded" 4 "${match[@]}")
 echo "slurm-test: array job $array, merge job $merge"
 "$cabra" match "${match[@]}" --threads 1 --quiet --json --out "$work/one" >"$work/one.json"
@@ -118,4 +119,17 @@ one_files=("$work"/one/game-*.caminos)
     diff <(echo "$games_one") <(echo "$games_sharded") >&2 || true
     exit 1
 }
-echo "slurm-test: ok: 4 shards on Slurm merged = one process ($merged), 8 games identical"
+
+# A task rerun alone, as docs/CLUSTER.md says after a failure: shard 2's
+# folder lost, `SHARDS=4 sbatch --array=2` plays shard 2/4 again.
+rm -r "$work/sharded/shard-2"
+OUT=$work/sharded SHARDS=4 CABRA=$cabra THREADS=1 timeout 180 sbatch --wait --array=2 \
+    --output="$work/sharded/logs/rerun-%a.log" scripts/slurm/match-array.sh "${match[@]}" >/dev/null || {
+    echo "slurm-test: the rerun of task 2 failed" >&2; cat "$work"/sharded/logs/rerun-*.log >&2; exit 1
+}
+grep -q '"shard":"2/4"' "$work/sharded/shard-2/results.jsonl" || {
+    echo "slurm-test: the rerun did not play shard 2/4" >&2; exit 1
+}
+rerun=$("$cabra" match --merge "$work"/sharded/shard-* --json | jq -c "$keys")
+[[ $rerun == "$one" ]] || { echo "slurm-test: after the rerun $rerun, one process $one" >&2; exit 1; }
+echo "slurm-test: ok: 4 shards on Slurm merged = one process ($merged), 8 games identical; task 2 rerun alone"

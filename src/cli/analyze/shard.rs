@@ -16,7 +16,8 @@ use super::records::{GameRecord, WorkHeader, check_same, read_records};
 use super::summary::{Notes, summary};
 use super::{AnalyzeArgs, analyze_game};
 use crate::cli::shards::jsonl::Appender;
-use crate::cli::shards::{Shard, records_file};
+use crate::cli::shards::lock::lock_records;
+use crate::cli::shards::{Shard, check_shard, records_file};
 
 /// The identity of the analysis of `items` under `args`.
 fn header(args: &AnalyzeArgs, items: &[Item]) -> WorkHeader {
@@ -44,8 +45,10 @@ pub fn run(args: &AnalyzeArgs, out: &Path) -> anyhow::Result<()> {
     let part = args.shard.unwrap_or(Shard::WHOLE);
     std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
     let path = records_file(out);
+    let _lock = lock_records(&path)?;
     let (lines, keep) = read_records(&path)?;
     check_same(&header, &lines, &path, "here (use another --out)")?;
+    check_shard(lines.iter().map(|l| l.shard.as_str()), part, out)?;
     let mut games: Vec<Option<GameRecord>> = (0..items.len()).map(|_| None).collect();
     for line in lines {
         let i = line.index;

@@ -30,7 +30,8 @@ use cabra::engine::sprt::Sprt;
 use cabra::engine::{EngineConfig, defaults, group, parse_count, parse_duration};
 
 use super::options::{BudgetOptions, parse_engine};
-use super::shards::{Shard, fnv64};
+use super::shards::lock::lock_records;
+use super::shards::{Shard, check_shard, fnv64};
 use games::{Plan, play_all};
 use players::{Limits, Spec, parse_spec};
 use records::{MatchHeader, Recorder, ResultRecord, check_same, read_records, records_file};
@@ -49,6 +50,23 @@ fn parse_games(text: &str) -> Result<u64, String> {
         n => Ok(n),
     }
 }
+
+/// The options of [`PlayOptions`] that say what a run plays: a merge,
+/// which reads that from the records, refuses them.
+const PLAY_OPTIONS: [&str; 12] = [
+    "games",
+    "time",
+    "iterations",
+    "nodes",
+    "threads",
+    "seed",
+    "clock",
+    "opening_min",
+    "opening_max",
+    "openings",
+    "rules",
+    "swap",
+];
 
 /// Per-move limits and scheduling shared by `match` and `selfplay`.
 #[derive(clap::Args, Debug, Clone)]
@@ -142,12 +160,21 @@ pub struct MatchArgs {
     /// Read the records of the shards' --out folders and print the summary
     /// of the whole match, as a run in one process prints it; records of
     /// another match are refused, missing games are listed.
-    #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["out", "shard"])]
+    /// The options of a run (the players, games, limits, rules) are
+    /// refused with it: the records say what was played.
+    #[arg(long, value_name = "DIR", num_args = 1..,
+          conflicts_with_all = ["out", "shard", "a", "b", "margin"],
+          conflicts_with_all = PLAY_OPTIONS)]
     pub merge: Vec<PathBuf>,
     /// Add a sequential probability ratio test: elo0,elo1[,alpha,beta]
     /// (alpha and beta default to 0.05), as fishtest runs one; the summary
     /// says H0 or H1 accepted, or continue.
-    #[arg(long, value_parser = Sprt::parse, value_name = "ELO0,ELO1[,A,B]")]
+    #[arg(
+        long,
+        value_parser = Sprt::parse,
+        value_name = "ELO0,ELO1[,A,B]",
+        allow_hyphen_values = true
+    )]
     pub sprt: Option<Sprt>,
 }
 
@@ -166,8 +193,11 @@ pub struct SelfplayArgs {
     /// Play only shard INDEX of COUNT (INDEX from 0), as `match --shard`.
     #[arg(long, value_parser = Shard::parse, value_name = "INDEX/COUNT")]
     pub shard: Option<Shard>,
-    /// Count the games recorded in the shards' --out folders.
-    #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["out", "shard"])]
+    /// Count the games recorded in the shards' --out folders (the
+    /// options of a run are refused with it).
+    #[arg(long, value_name = "DIR", num_args = 1..,
+          conflicts_with_all = ["out", "shard", "engine"],
+          conflicts_with_all = PLAY_OPTIONS)]
     pub merge: Vec<PathBuf>,
 }
 
@@ -210,8 +240,15 @@ fn header(
     limits: &Limits,
     opts: &PlayOptions,
 ) -> anyhow::Result<MatchHeader> {
+    // A weights file is named by its checksum too: the same path may hold
+    // other weights on another machine, or after another training.
     let config = |s: &Spec| match s {
-        Spec::Engine(c) => c.describe(),
+        Spec::Engine(c) => match c.playout.weights {
+            w @ cabra::engine::value::Weights::File(_) => {
+                format!("{} ({})", c.describe(), w.identity())
+            }
+            cabra::engine::value::Weights::Builtin => c.describe(),
+        },
         other => other.name().to_string(),
     };
     let openings = match &opts.openings {
@@ -261,9 +298,11 @@ fn play_recorded(
     let mut games: Vec<Option<ResultRecord>> = (0..total).map(|_| None).collect();
     let part = shard.unwrap_or(Shard::WHOLE);
     let mut recorder = None;
+    let mut _lock = None;
     if let Some(dir) = out {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
         let path = records_file(dir);
+        _lock = Some(lock_records(&path)?);
         let (lines, keep) = if opts.force {
             (Vec::new(), 0)
         } else {
@@ -282,6 +321,7 @@ fn play_recorded(
             &path,
             "here (use another --out, or --force)",
         )?;
+        check_shard(lines.iter().map(|l| l.shard.as_str()), part, dir)?;
         for line in lines {
             let g = line.game.wrapping_sub(1);
             if g < total && part.owns(g) {

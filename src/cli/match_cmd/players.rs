@@ -110,9 +110,7 @@ pub fn parse_spec(text: &str) -> Result<Spec, String> {
             path: PathBuf::from(path.trim()),
         });
     }
-    EngineConfig::parse(text)
-        .map(Spec::Engine)
-        .map_err(|e| e.to_string())
+    crate::cli::options::parse_engine(text).map(Spec::Engine)
 }
 
 /// A player that could not be started: it loses at its first turn.

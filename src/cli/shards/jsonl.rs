@@ -26,6 +26,12 @@ pub fn read_numbered_lines<T: DeserializeOwned>(
     path: &Path,
     what: &str,
 ) -> anyhow::Result<(Vec<(usize, T)>, u64)> {
+    // A device or a pipe in its place (`/dev/zero`) would be read for ever.
+    if let Ok(meta) = std::fs::metadata(path) {
+        if !meta.is_file() {
+            anyhow::bail!("{} is not a regular file", path.display());
+        }
+    }
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
@@ -75,5 +81,16 @@ impl Appender {
         file.write_all(text.as_bytes())
             .and_then(|()| file.flush())
             .with_context(|| format!("cannot write {}", self.path.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(unix)]
+    #[test]
+    fn a_device_in_place_of_records_is_refused_not_read() {
+        let e = super::read_lines::<serde_json::Value>("/dev/zero".as_ref(), "records");
+        let e = format!("{:#}", e.unwrap_err());
+        assert!(e.contains("/dev/zero is not a regular file"), "{e}");
     }
 }

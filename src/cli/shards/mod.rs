@@ -2,12 +2,14 @@
 //! `selfplay`, `analyze` of a collection of games):
 //!
 //! - `shard.rs`: `--shard INDEX/COUNT` and which items fall to a shard;
+//! - `lock.rs`: one run at a time in an `--out` folder;
 //! - `jsonl.rs`: a records file of one JSON object a line, appended a
 //!   whole line at a time and read back without a half-written last line;
 //! - here: the hash that names contents in an identity, the first field
 //!   in which two identities differ, and numbers written as ranges.
 
 pub mod jsonl;
+pub mod lock;
 pub mod shard;
 
 pub use shard::Shard;
@@ -18,6 +20,25 @@ pub const RECORDS: &str = "results.jsonl";
 /// The records file of `dir`.
 pub fn records_file(dir: &std::path::Path) -> std::path::PathBuf {
     dir.join(RECORDS)
+}
+
+/// Fails when a folder's records were played by another shard than
+/// `part`: a folder holds one shard, so a rerun with the wrong index or
+/// count (a typo, a script's arithmetic) is caught.
+pub fn check_shard<'a>(
+    recorded: impl IntoIterator<Item = &'a str>,
+    part: Shard,
+    dir: &std::path::Path,
+) -> anyhow::Result<()> {
+    let ours = part.to_string();
+    if let Some(theirs) = recorded.into_iter().find(|s| *s != ours) {
+        anyhow::bail!(
+            "{} holds the records of shard {theirs}, not {ours}: rerun shard {theirs} there, \
+             or give shard {ours} a folder of its own",
+            dir.display()
+        );
+    }
+    Ok(())
 }
 
 /// 64-bit FNV-1a of `bytes` (the weights file's checksum): names a

@@ -33,6 +33,8 @@ pub struct Net {
     b2: f32,
     /// Where it came from (`builtin` or the file), for reports.
     source: String,
+    /// The checksum its file ends with (16 hex digits), when read from one.
+    checksum: Option<String>,
 }
 
 impl std::fmt::Debug for Net {
@@ -60,12 +62,23 @@ impl Net {
             w2: rest[HIDDEN..2 * HIDDEN].try_into().expect("output weights"),
             b2: rest[2 * HIDDEN],
             source: source.to_string(),
+            checksum: None,
         }
     }
 
     /// The network in a weights file's bytes.
     pub fn from_bytes(bytes: &[u8], source: &str) -> Result<Net, WeightsError> {
-        Ok(Net::from_params(&format::decode(bytes)?, source))
+        let net = Net::from_params(&format::decode(bytes)?, source);
+        Ok(Net {
+            checksum: Some(format::checksum_hex(bytes)),
+            ..net
+        })
+    }
+
+    /// The checksum of the file the weights were read from (16 hex
+    /// digits, as `cabra train` prints it).
+    pub fn checksum(&self) -> Option<&str> {
+        self.checksum.as_deref()
     }
 
     /// The weights in the file format's order.
@@ -179,6 +192,15 @@ impl Weights {
             Weights::File(n) => n.source.clone(),
         }
     }
+
+    /// What names these weights whatever path they were read by: the
+    /// file's checksum (`fnv64 HASH`), or `builtin` (the build names them).
+    pub fn identity(self) -> String {
+        match self {
+            Weights::Builtin => "builtin".to_string(),
+            Weights::File(n) => format!("fnv64 {}", n.checksum().unwrap_or("-")),
+        }
+    }
 }
 
 impl PartialEq for Weights {
@@ -210,6 +232,16 @@ mod tests {
         // The file round-trips through the format.
         let again = Net::from_params(&net.params(), "again");
         assert_eq!(again.value(&Position::new()), v);
+    }
+
+    #[test]
+    fn weights_from_a_file_are_named_by_their_checksum() {
+        let bytes = BUILTIN_BYTES;
+        let net: &'static Net = Box::leak(Box::new(Net::from_bytes(bytes, "w.bin").unwrap()));
+        let sum = format::checksum_hex(bytes);
+        assert_eq!(net.checksum(), Some(sum.as_str()));
+        assert_eq!(Weights::File(net).identity(), format!("fnv64 {sum}"));
+        assert_eq!(Weights::Builtin.identity(), "builtin");
     }
 
     #[test]

@@ -140,7 +140,10 @@ fn undo_and_redo_by_count_and_to_your_turn() {
     assert!(err(&mut s, "undo").contains("nothing to undo"));
     // A bad count is named as such, whatever there is to take back.
     let e = err(&mut s, "undo banana");
-    assert!(e.contains("expected a number of placements or `all`"), "{e}");
+    assert!(
+        e.contains("expected a number of placements or `all`"),
+        "{e}"
+    );
     ok(&mut s, "redo all");
     assert_eq!(s.position().plies(), 2);
     assert!(err(&mut s, "redo").contains("nothing to redo"));

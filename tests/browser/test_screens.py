@@ -195,16 +195,27 @@ def test_a_whole_game_by_taps_alone(browser, size):
                 check_layout(page, "preview")
             # Then a second tap, or the Place button.
             if i % 2 == 0:
+                page.locator(square).scroll_into_view_if_needed()
+                scrolled = page.evaluate("window.scrollY")
                 page.locator(square).tap()
             else:
+                scrolled = None
                 page.locator("#place").tap()
         else:
             page.locator(square).hover()
             expect(page.locator("#message")).to_contain_text(f"{move}: legal — click to place")
             if i == 0:
                 shot(page, "02-preview")
+            scrolled = page.evaluate("window.scrollY")
             page.locator(square).click()
         wait_ply(page, i + 1)
+        # The page stays where the player put it: drawing the move (and the
+        # move list following it) scrolls nothing else. (The last move ends
+        # the game: the pieces' tray goes, and the browser keeps what is
+        # in view where it was.)
+        if scrolled is not None and i < len(moves) - 1:
+            now = page.evaluate("[window.scrollY, document.documentElement.scrollHeight, window.innerHeight]")
+            assert now[0] == scrolled, f"move {i + 1}: the page scrolled by itself from {scrolled} to {now}"
     # The end: a banner says who won and how, over the board, with its bridge.
     expect(page.locator("#banner")).to_be_visible()
     expect(page.locator("#banner-title")).to_have_text("Player 1 wins by bridge")

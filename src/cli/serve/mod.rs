@@ -284,9 +284,10 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     let least = at_once * MIN_SHARE;
     if args.memory < least {
         anyhow::bail!(
-            "--memory is at least {} here ({} searches at once, {} each at least)",
+            "--memory is at least {} here ({} search{} at once, {} each at least)",
             format_bytes(least),
             at_once,
+            if at_once == 1 { "" } else { "es" },
             format_bytes(MIN_SHARE)
         );
     }
@@ -338,10 +339,15 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         let _ = writeln!(out, "{url}");
         let _ = writeln!(
             out,
-            "cabra serve: open that address in a browser; {} search thread{}, {} for search trees; Ctrl-C stops the server",
+            "cabra serve: open that address in a browser; {} search thread{}, {} for search trees, \
+             at most {} games (one a tab; forgotten after {} without requests) and {} connections; \
+             Ctrl-C stops the server",
             threads,
             if threads == 1 { "" } else { "s" },
-            format_bytes(args.memory)
+            format_bytes(args.memory),
+            args.max_games,
+            cabra::engine::units::format_duration(args.idle),
+            args.max_connections
         );
         let _ = out.flush();
         drop(out);

@@ -168,6 +168,12 @@ impl Game {
     }
 }
 
+/// How long a game that no page follows is kept, without requests, from
+/// a new game when the store is full: a closed tab frees its place after
+/// this, not after the whole idle expiry (a page that comes back restores
+/// its game from its own copy).
+pub const UNWATCHED_KEPT: Duration = Duration::from_secs(60);
+
 /// The games, their cap and their idle expiry.
 pub struct Store {
     games: Mutex<HashMap<String, Arc<Mutex<Game>>>>,
@@ -175,6 +181,9 @@ pub struct Store {
     pub max_games: usize,
     /// A game untouched this long is dropped.
     pub idle: Duration,
+    /// When the operator was last told of a refused game (once a minute
+    /// at most).
+    told_full: Mutex<Option<Instant>>,
 }
 
 /// Locks a mutex even if a thread panicked while holding it (the data is
@@ -190,6 +199,7 @@ impl Store {
             games: Mutex::new(HashMap::new()),
             max_games,
             idle,
+            told_full: Mutex::new(None),
         }
     }
 
@@ -204,14 +214,20 @@ impl Store {
     ) -> Result<(String, Arc<Mutex<Game>>), ApiError> {
         if lock(&self.games).len() >= self.max_games {
             self.expire();
+            if lock(&self.games).len() >= self.max_games {
+                self.drop_unwatched();
+            }
         }
         let mut games = lock(&self.games);
         if games.len() >= self.max_games {
+            let held = games.len();
+            drop(games);
+            self.tell_full(held);
             return Err(ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 format!(
-                    "the server already holds {} games (its limit): close other tabs, or wait until idle games expire",
-                    games.len()
+                    "it holds {held} games (its limit), each open in a page or used in the last minute: \
+                     try again in a minute"
                 ),
             ));
         }
@@ -256,6 +272,40 @@ impl Store {
         games.iter().filter(|g| lock(g).busy.is_some()).count()
     }
 
+    /// Drops the game longest without requests among those no page
+    /// follows, no engine works for, and quiet for [`UNWATCHED_KEPT`].
+    fn drop_unwatched(&self) {
+        let games: Vec<(String, Arc<Mutex<Game>>)> = lock(&self.games)
+            .iter()
+            .map(|(id, g)| (id.clone(), g.clone()))
+            .collect();
+        let oldest = games
+            .into_iter()
+            .filter_map(|(id, g)| {
+                let g = lock(&g);
+                let quiet = g.presence.quiet_for();
+                (g.busy.is_none() && !g.presence.listened() && quiet >= UNWATCHED_KEPT)
+                    .then_some((quiet, id))
+            })
+            .max();
+        if let Some((_, id)) = oldest {
+            self.remove(&id);
+        }
+    }
+
+    /// Tells the operator, on standard error, that a new game was refused
+    /// (once a minute at most).
+    fn tell_full(&self, held: usize) {
+        let mut told = lock(&self.told_full);
+        if told.is_none_or(|t| t.elapsed() >= Duration::from_secs(60)) {
+            *told = Some(Instant::now());
+            eprintln!(
+                "cabra serve: full: a new game was refused, {held} games are held (--max-games), \
+                 each open in a page or used in the last minute"
+            );
+        }
+    }
+
     /// Drops the games idle for longer than the expiry: not while their
     /// engine works, nor while a page listens to their events (a tab that
     /// is open). The games are looked at without the store's lock held,
@@ -286,5 +336,39 @@ impl Store {
                 games.remove(&id);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cabra::engine::{EngineConfig, defaults};
+
+    fn engine() -> EngineHandle {
+        EngineHandle::new(EngineConfig::default(), &defaults::PLAY)
+    }
+
+    #[test]
+    fn a_full_store_makes_room_from_a_game_nobody_follows() {
+        let store = Store::new(2, Duration::from_secs(1800));
+        let (a, game_a) = store.create(engine(), Rules::default()).unwrap();
+        let (_b, game_b) = store.create(engine(), Rules::default()).unwrap();
+        // Both used a moment ago: a third is refused.
+        let Err(e) = store.create(engine(), Rules::default()) else {
+            panic!("a third game in a store of two");
+        };
+        assert_eq!(e.status, StatusCode::SERVICE_UNAVAILABLE);
+        // Game b has a page listening; game a none, and no request for
+        // longer than a game nobody follows is kept: a goes.
+        let _listening = lock(&game_b).presence.events.subscribe();
+        let long_ago = Instant::now() - UNWATCHED_KEPT - Duration::from_secs(1);
+        for g in [&game_a, &game_b] {
+            *lock(&lock(g).presence.last) = long_ago;
+        }
+        store.create(engine(), Rules::default()).unwrap();
+        assert!(store.get(&a).is_err(), "the unwatched game was kept");
+        assert_eq!(store.len(), 2);
+        // Now only followed or recent games: refused again.
+        assert!(store.create(engine(), Rules::default()).is_err());
     }
 }

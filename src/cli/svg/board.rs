@@ -275,7 +275,7 @@ pub fn iso(pos: &Position, view: &View) -> String {
         }
     }
     s.push_str("</g>");
-    // Over the cubes, so that a stack on a back row hides no coordinate.
+    // Over the cubes, so that a stack on a back row hides no compass letter.
     edge_labels(&mut s, r);
     s.push_str("</svg>");
     s
@@ -331,10 +331,17 @@ fn edge_labels(s: &mut String, r: u8) {
     ] {
         text(s, p, t, 15, "#5a5142");
     }
+    // The coordinates run along the two edges nearest the viewer, whatever
+    // the turn: nothing stands in front of them, and none sits on a cube,
+    // where it would read as a stack's height.
     for i in 0..8 {
         let d = f64::from(i) + 0.5;
-        text(s, (d, -0.55), &i.to_string(), 10, "#7d735f");
-        text(s, (-0.55, d), &i.to_string(), 10, "#7d735f");
+        for p in [(d, -0.55), (d, 8.55), (-0.55, d), (8.55, d)] {
+            let (u, v) = turn(r, p.0, p.1);
+            if u > 8.0 || v > 8.0 {
+                text(s, p, &i.to_string(), 10, "#7d735f");
+            }
+        }
     }
     s.push_str("</g>");
 }
@@ -392,6 +399,45 @@ mod tests {
         }
         // A quarter turn moves the north-west corner cell to another corner.
         assert_eq!(cell_uv(1, 0, 0), (7.0, 0.0));
+    }
+
+    #[test]
+    fn coordinates_run_along_the_near_edges_at_every_turn() {
+        let pos = Position::new();
+        for r in 0..4 {
+            let svg = iso(
+                &pos,
+                &View {
+                    rotation: r,
+                    ..View::default()
+                },
+            );
+            let labels = &svg[svg.find("edge-labels").unwrap()..];
+            // Two edges of eight numbers, and the four compass letters.
+            assert_eq!(labels.matches("<text").count(), 16 + 4, "turn {r}");
+            // Each number lies below the board's nearest corner's sides:
+            // lower on the screen than the board's centre.
+            let (_, centre) = project(4.0, 4.0, 0.0);
+            for t in labels
+                .split("<text")
+                .skip(1)
+                .filter(|t| t.contains("font-size=\"10\""))
+            {
+                let y: f64 = t
+                    .split("y=\"")
+                    .nth(1)
+                    .unwrap()
+                    .split('"')
+                    .next()
+                    .unwrap()
+                    .parse()
+                    .unwrap();
+                assert!(
+                    y > centre,
+                    "turn {r}: a coordinate at y {y} behind the centre {centre}"
+                );
+            }
+        }
     }
 
     #[test]

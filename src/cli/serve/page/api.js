@@ -10,7 +10,15 @@ async function call(method, path, body, raw) {
     init.body = JSON.stringify(body);
     init.headers['Content-Type'] = 'application/json';
   }
-  const res = await fetch(path, init);
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch (_) {
+    // The browser's own words ("Failed to fetch") say nothing to a player.
+    const err = new Error('Cannot reach the server, so nothing was changed: it may be restarting. Try again in a moment.');
+    err.status = 0;
+    throw err;
+  }
   let data = null;
   try { data = await res.json(); } catch (_) { data = null; }
   if (!res.ok) {

@@ -176,19 +176,21 @@ async function recover(e, id) {
   return true;
 }
 
-// Runs a request that changes the game, shows the result or the error.
-// A request made while a lost game is being restored waits for it, and
-// one that finds the game lost is made again once it is back (`f` reads
-// the game's id when it runs).
-async function act(f) {
+// Runs a request that changes the game, shows the result (unless the
+// result comes as events, `shows` false) or the error. A request made
+// while a lost game is being restored waits for it, and one that finds
+// the game lost is made again once it is back (`f` reads the game's id
+// when it runs), so that no click is lost.
+async function act(f, shows = true) {
+  const run = async () => { const g = await f(); if (shows) await show(g); };
   if (recovering) await recovering;
   const id = ui.id;
-  try { await show(await f()); return true; } catch (e) {
+  try { await run(); return true; } catch (e) {
     if (!await recover(e, id)) { note(e.message, 'bad'); return false; }
     if (ui.id === id || !ui.game) return false;
     // What the restore said stays said over the request's result.
     const [said, kind] = [ui.note, ui.noteKind];
-    try { await show(await f()); note(said, kind); return true; } catch (again) { note(again.message, 'bad'); return false; }
+    try { await run(); note(said, kind); return true; } catch (again) { note(again.message, 'bad'); return false; }
   }
 }
 
@@ -225,12 +227,22 @@ async function engineMove(auto) {
     const { budget: limits, error } = budget();
     if (error) { note(error, 'bad'); return; }
     if (ui.noteKind === 'bad') note('', '');
-    await api.think(ui.id, limits);
+    try {
+      await api.think(ui.id, limits);
+    } catch (e) {
+      // Another request got the engine first (a 409): its events follow.
+      if (auto && e.status === 409) return;
+      if (!await recover(e, id)) { note(e.message, 'bad'); return; }
+      // A game the server lost is restored; a move asked for by a click
+      // is then asked for again (the engine plays its own turns anyway).
+      if (!auto && ui.id !== id && ui.game && ui.game.result === 'ongoing' && !ui.game.busy) {
+        const [said, kind] = [ui.note, ui.noteKind];
+        await api.think(ui.id, limits);
+        note(said, kind);
+      }
+    }
   } catch (e) {
-    // Another request got the engine first (a 409): its events follow.
-    // A game the server lost is restored, then the engine plays on its
-    // own turn.
-    if (!(auto && e.status === 409) && !await recover(e, id)) note(e.message, 'bad');
+    note(e.message, 'bad');
   } finally {
     ui.asking = false;
   }
@@ -268,6 +280,15 @@ async function undo() {
   const g = ui.game;
   const other = ui.players[3 - g.to_move];
   if (g.can_undo && ui.players[g.to_move] === 'engine' && other === 'human') await act(() => api.undo(ui.id));
+}
+
+async function redo() {
+  if (!await act(() => api.redo(ui.id))) return;
+  // Against the engine, replay its reply too, back to your turn, as
+  // `undo` takes both back (and as `play`'s redo does).
+  const g = ui.game;
+  if (g.can_redo && g.result === 'ongoing' && ui.players[g.to_move] === 'engine'
+      && ui.players[3 - g.to_move] === 'human') await act(() => api.redo(ui.id));
 }
 
 // Stops the engine's work for this game and waits (a few seconds at
@@ -309,7 +330,7 @@ async function analyze() {
   }
   // What the analysis does comes as events: its answer may arrive after
   // them (a short game is analyzed at once).
-  try { await api.analyze(ui.id, count !== '' ? { iterations: n } : {}); } catch (e) { note(e.message, 'bad'); }
+  await act(() => api.analyze(ui.id, count !== '' ? { iterations: n } : {}), false);
 }
 
 // The most a request may carry (the server's `BODY_LIMIT`): a game record
@@ -454,7 +475,7 @@ function wire() {
   $('do-tm').onclick = () => place({ move: 'tm' });
   $('undo').onclick = undo;
   $('sheet-undo').onclick = undo;
-  $('redo').onclick = () => act(() => api.redo(ui.id));
+  $('redo').onclick = redo;
   $('go').onclick = () => { ui.waiting = false; engineMove(false); };
   $('stop').onclick = async () => { try { await api.stop(ui.id); } catch (e) { note(e.message, 'bad'); } };
   $('sheet-stop').onclick = $('stop').onclick;
@@ -495,11 +516,16 @@ function wire() {
     else if (['l', 't', 'z', 'o'].includes(k.toLowerCase())) {
       const p = k.toUpperCase();
       if (ui.game && ui.game.left[ui.game.to_move - 1][p] > 0) { ui.piece = p; drawPanels(); redraw(); }
-    } else if (k === '[' || k === 'ArrowLeft') turn(-1);
-    else if (k === ']' || k === 'ArrowRight') turn(1);
+    } else if (k === '[') turn(-1);
+    else if (k === ']') turn(1);
+    // Through the game's line, as in lichess or Sabaki.
+    else if (k === 'ArrowLeft' && ui.game.ply > 0) goto(ui.game.ply - 1);
+    else if (k === 'ArrowRight' && ui.game.ply < ui.game.length) goto(ui.game.ply + 1);
+    else if (k === 'Home' && ui.game.ply > 0) goto(0);
+    else if (k === 'End' && ui.game.ply < ui.game.length) goto(ui.game.length);
     else if (k === '1' || k === '2' || k === '3') { ui.layers = Number(k); drawPanels(); redraw(); }
     else if (k === 'u' || k === 'U') undo();
-    else if (k === 'y' || k === 'Y') act(() => api.redo(ui.id));
+    else if (k === 'y' || k === 'Y') redo();
     else return;
     e.preventDefault();
   });

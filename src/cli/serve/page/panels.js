@@ -58,7 +58,18 @@ export function drawOrientations(ui, onPick) {
     list.append(b);
   });
   const on = list.querySelector('.on');
-  if (on && list.scrollWidth > list.clientWidth) on.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  if (on) keepInView(list, on);
+}
+
+// Scrolls `box` (a list with its own scroll bar) so that `item` shows,
+// and nothing else: scrollIntoView would scroll the page too, moving the
+// board away on a phone after every placement.
+function keepInView(box, item) {
+  const b = box.getBoundingClientRect(), r = item.getBoundingClientRect();
+  if (r.top < b.top) box.scrollTop -= b.top - r.top;
+  else if (r.bottom > b.bottom) box.scrollTop += r.bottom - b.bottom;
+  if (r.left < b.left) box.scrollLeft -= b.left - r.left;
+  else if (r.right > b.right) box.scrollLeft += r.right - b.right;
 }
 
 // How a finished game was decided, for the banner.
@@ -100,11 +111,12 @@ export function drawGame(ui, onGoto) {
     if (m.ply === g.ply) li.classList.add('current');
     if (m.ply > g.ply) li.classList.add('future');
     if (marks.has(m.ply)) li.append(el('span', { class: 'mark' }, marks.get(m.ply)));
-    li.addEventListener('click', () => onGoto(m.ply === g.ply ? m.ply - 1 : m.ply));
+    // The move shown is where the game is: a click on it changes nothing.
+    li.addEventListener('click', () => { if (m.ply !== g.ply) onGoto(m.ply); });
     list.append(li);
   }
   const cur = list.querySelector('.current');
-  if (cur) cur.scrollIntoView({ block: 'nearest' });
+  if (cur) keepInView(list, cur);
   $('result').textContent = g.result === 'ongoing' ? `Move ${g.ply + 1}: player ${g.to_move} to move` : g.text;
   const counts = g.count === 'edge'
     ? `Edge columns: player 1 ${g.edge[0]}, player 2 ${g.edge[1]} (more wins if nobody bridges)`

@@ -26,9 +26,9 @@ pub fn parse_rules(text: &str) -> Result<Rules, String> {
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct RulesOptions {
     /// The rules: caminos (the default) or bridget, with or without swap,
-    /// e.g. --rules bridget, --rules "bridget swap" (RULES.md section 9). A
-    /// game file's `# rules:` line sets them; an option that disagrees with
-    /// it is an error.
+    /// e.g. --rules bridget, --rules "bridget swap" (RULES.md section 9).
+    /// Where a game file is read, its `# rules:` line sets them, and an
+    /// option that disagrees with it is an error.
     #[arg(long, value_parser = parse_rules, value_name = "RULES")]
     pub rules: Option<Rules>,
     /// Add the swap option (pie rule): player 2's first turn may be `swap`.

@@ -274,7 +274,11 @@ def test_saving_downloads_a_file_cabra_check_accepts(browser):
 def test_a_bad_file_is_refused_with_its_line(browser):
     page = open_page(browser)
     bad = DATA / "bad" / "bad_14_floating.caminos"
-    page.set_input_files("#load", str(bad))
+    # Loaded from the keyboard: the Load button takes the focus and Enter.
+    page.focus("#load-button")
+    with page.expect_file_chooser() as chooser:
+        page.keyboard.press("Enter")
+    chooser.value.set_files(str(bad))
     expect(page.locator("#message")).to_contain_text("is not a valid game: line")
     shown = page.text_content("#message")
     check = subprocess.run([BIN, "check", str(bad)], capture_output=True, text=True)

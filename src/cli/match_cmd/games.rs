@@ -152,9 +152,11 @@ pub fn play_all(
         indicatif::ProgressBar::new(games as u64)
     };
     bar.set_style(
-        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} games, {elapsed}  {msg}")
-            .expect("a valid template"),
+        // The count is in the message, written with the tally in one call:
+        // the bar's own {pos} could be drawn a game behind it.
+        indicatif::ProgressStyle::with_template("{bar:30} {msg}").expect("a valid template"),
     );
+    bar.set_message(format!("0/{} games", plan.todo.len()));
     let tally = Mutex::new([0u32; 3]);
     let play_one = |i: usize| -> anyhow::Result<Option<ResultRecord>> {
         let g = plan.todo[i];
@@ -204,16 +206,21 @@ pub fn play_all(
         t[(2.0 * r.score) as usize] += 1;
         let [l, d, w] = *t;
         drop(t);
+        let done = w + d + l;
+        let head = format!(
+            "{done}/{} games, {:#}",
+            plan.todo.len(),
+            indicatif::HumanDuration(bar.elapsed())
+        );
+        bar.inc(1);
         if score_a {
-            let done = f64::from(w + d + l);
             bar.set_message(format!(
-                "A {w}-{d}-{l} {:.1}%",
-                100.0 * (f64::from(w) + 0.5 * f64::from(d)) / done
+                "{head}  A {w}-{d}-{l} {:.1}%",
+                100.0 * (f64::from(w) + 0.5 * f64::from(d)) / f64::from(done)
             ));
         } else {
-            bar.set_message(format!("last: {}", r.position.status()));
+            bar.set_message(format!("{head}  last: {}", r.position.status()));
         }
-        bar.inc(1);
         Ok(Some(line))
     };
     let results = play_concurrently(games, concurrency, play_one);

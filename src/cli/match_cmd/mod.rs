@@ -101,7 +101,8 @@ pub struct PlayOptions {
     /// openings come round again.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["opening_min", "opening_max"])]
     pub openings: Option<PathBuf>,
-    /// Replace game files already in the --out directory.
+    /// Start the --out directory afresh: its records (results.jsonl) are
+    /// emptied and its game files replaced.
     #[arg(long)]
     pub force: bool,
     #[command(flatten)]
@@ -335,6 +336,13 @@ fn play_recorded(
         .into_iter()
         .filter(|&g| games[g].is_none())
         .collect();
+    if part.games(total).is_empty() {
+        eprintln!(
+            "shard {part} holds no games: a match of {total} games has {} pair{}, one shard each at most",
+            total.div_ceil(2),
+            if total.div_ceil(2) == 1 { "" } else { "s" }
+        );
+    }
     let done = part.games(total).len() - todo.len();
     if done > 0 && !opts.quiet {
         eprintln!(

@@ -54,7 +54,30 @@ pub fn first_difference<const N: usize>(
     ours.into_iter()
         .zip(theirs)
         .find(|((_, a), (_, b))| a != b)
-        .map(|((name, a), (_, b))| (name, a, b))
+        .map(|((name, a), (_, b))| {
+            let (a, b) = narrowed(&a, &b);
+            (name, a, b)
+        })
+}
+
+/// Two comma-separated lists of as many items (an engine's whole
+/// configuration) shown by the first item in which they differ, so that a
+/// message names `iterations=301` against `iterations=300`, not two lines
+/// of 400 characters; other values as they are.
+fn narrowed(a: &str, b: &str) -> (String, String) {
+    let (xs, ys): (Vec<&str>, Vec<&str>) = (a.split(',').collect(), b.split(',').collect());
+    if xs.len() < 3 || xs.len() != ys.len() {
+        return (a.to_string(), b.to_string());
+    }
+    let Some(i) = (0..xs.len()).find(|&i| xs[i] != ys[i]) else {
+        return (a.to_string(), b.to_string());
+    };
+    let show = |v: &[&str]| {
+        let before = if i > 0 { "…," } else { "" };
+        let after = if i + 1 < v.len() { ",…" } else { "" };
+        format!("{before}{}{after}", v[i])
+    };
+    (show(&xs), show(&ys))
 }
 
 /// Sorted numbers as `1-4, 7, 9-10`.
@@ -82,6 +105,26 @@ mod tests {
     fn ranges_join_runs() {
         assert_eq!(super::ranges(&[1, 2, 3, 4, 7, 9, 10]), "1-4, 7, 9-10");
         assert_eq!(super::ranges(&[]), "");
+    }
+
+    #[test]
+    fn a_configuration_differs_by_its_first_item_that_differs() {
+        let a = [(
+            "a_config",
+            "c=0.2,value=50,iterations=301,nodes=-".to_string(),
+        )];
+        let b = [(
+            "a_config",
+            "c=0.2,value=50,iterations=300,nodes=-".to_string(),
+        )];
+        assert_eq!(
+            super::first_difference(a, b),
+            Some((
+                "a_config",
+                "…,iterations=301,…".into(),
+                "…,iterations=300,…".into()
+            ))
+        );
     }
 
     #[test]

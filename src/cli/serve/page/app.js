@@ -491,6 +491,10 @@ function wire() {
   }
   $('analyze').onclick = analyze;
   $('load').onchange = (e) => { const f = e.target.files[0]; if (f) loadFile(f); e.target.value = ''; };
+  // The file input is hidden: its label is the button, by keyboard too.
+  $('load-button').onkeydown = (e) => {
+    if (ui.game && (e.key === 'Enter' || e.key === ' ')) { e.preventDefault(); $('load').click(); }
+  };
   $('code-form').onsubmit = async (e) => {
     e.preventDefault();
     const c = $('code-in').value.trim();

@@ -96,6 +96,10 @@ pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
     let files = data_files(&args.data, &args.out)?;
     let (mut train_set, mut valid_set) = (Vec::<Sample>::new(), Vec::<Sample>::new());
     let (mut games, mut skipped, mut estimated) = (0usize, 0usize, 0usize);
+    // A game recorded in two folders (a whole run and its shards, a copy)
+    // trains once, as a merge counts it once.
+    let mut seen = std::collections::HashSet::new();
+    let mut twice = 0usize;
     for path in &files {
         let (mut records, complete) =
             jsonl::read_numbered_lines::<ResultRecord>(path, "a game record")?;
@@ -110,6 +114,10 @@ pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
         records.sort_by_key(|(_, r)| r.game);
         for (line, r) in &records {
             let at = || format!("{} line {line} (game {})", path.display(), r.game);
+            if !seen.insert((serde_json::to_string(&r.header)?, r.game)) {
+                twice += 1;
+                continue;
+            }
             if r.header.format > FORMAT {
                 bail!(
                     "{}: records of format {}; this build reads formats up to {FORMAT}",
@@ -168,9 +176,14 @@ pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
             args.search_weight
         );
     }
+    if twice > 0 {
+        eprintln!(
+            "note: {twice} games recorded twice (the same match and game number) trained once"
+        );
+    }
     let mut out = Progress::default();
     out.line(format_args!(
-        "{games} games ({skipped} not finished on the board, left out): {} positions to train on, {} held out",
+        "{games} games to learn from ({skipped} more not finished on the board, left out): {} positions to train on, {} held out",
         train_set.len(),
         valid_set.len()
     ));

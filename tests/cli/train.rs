@@ -67,6 +67,33 @@ fn generate_train_load_and_play() {
     assert!(stderr(&again).contains("--force"), "{}", stderr(&again));
     assert_eq!(std::fs::read(&weights).unwrap(), bytes);
 
+    // The same games in a second folder (a copy, or a whole run and its
+    // shards) train once, as a merge counts them once.
+    let copy = dir.path().join("copy");
+    std::fs::create_dir(&copy).unwrap();
+    std::fs::copy(games.join("results.jsonl"), copy.join("results.jsonl")).unwrap();
+    let both = dir.path().join("both.bin");
+    let o = cabra(&[
+        "train",
+        "--data",
+        g,
+        copy.to_str().unwrap(),
+        "--out",
+        both.to_str().unwrap(),
+        "--epochs",
+        "1",
+    ]);
+    assert!(
+        stdout(&o).contains("6 games to learn from"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        stderr(&o).contains("6 games recorded twice"),
+        "{}",
+        stderr(&o)
+    );
+
     // A game played by an engine that values every leaf with them.
     let played = dir.path().join("played");
     let engine = format!("default,value=100,weights={w}");

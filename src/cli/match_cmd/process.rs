@@ -246,13 +246,8 @@ impl Program {
             },
             None => "closed its output".to_string(),
         };
-        if let Some(last) = self
-            .stderr_tail()
-            .lines()
-            .rev()
-            .find(|l| !l.trim().is_empty())
-        {
-            reason.push_str(&format!(" ({})", last.trim()));
+        if let Some(said) = telling_line(&self.stderr_tail()) {
+            reason.push_str(&format!(" ({said})"));
         }
         reason
     }
@@ -307,9 +302,44 @@ impl Drop for Program {
     }
 }
 
+/// The line of a program's standard error that says most about why it
+/// stopped: the last that names an error or a panic (a usage message or
+/// a backtrace note may follow it), else the last one with any text.
+fn telling_line(stderr: &str) -> Option<&str> {
+    let lines = || {
+        stderr
+            .lines()
+            .rev()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+    };
+    let telling = |l: &&str| {
+        let l = l.to_ascii_lowercase();
+        l.contains("error") || l.contains("panicked")
+    };
+    lines().find(telling).or_else(|| lines().next())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_line_that_says_why_a_program_stopped() {
+        let clap = "error: unrecognized subcommand 'x'\n\nUsage: cabra <COMMAND>\n\nFor more information, try '--help'.\n";
+        assert_eq!(
+            telling_line(clap),
+            Some("error: unrecognized subcommand 'x'")
+        );
+        let panic =
+            "thread 'main' panicked at src/x.rs:1:1:\nboom\nnote: run with `RUST_BACKTRACE=1`\n";
+        assert_eq!(
+            telling_line(panic),
+            Some("thread 'main' panicked at src/x.rs:1:1:")
+        );
+        assert_eq!(telling_line("out of cheese\n\n"), Some("out of cheese"));
+        assert_eq!(telling_line(" \n"), None);
+    }
 
     #[test]
     fn command_lines_split_like_a_shell() {

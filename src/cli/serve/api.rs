@@ -159,9 +159,13 @@ pub async fn undo(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer
     let game = app.store.get(&id)?;
     let mut g = lock(&game);
     g.ensure_idle()?;
-    g.line
-        .undo()
-        .ok_or_else(|| ApiError::conflict("nothing to undo: no placement has been made"))?;
+    if g.line.undo().is_none() {
+        return Err(ApiError::conflict(if g.line.can_redo() {
+            "nothing to undo: this is the start of the game (redo replays the placements taken back)"
+        } else {
+            "nothing to undo: no placement has been made"
+        }));
+    }
     g.changed();
     Ok(axum::Json(state_json(&g)))
 }

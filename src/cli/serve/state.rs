@@ -117,7 +117,15 @@ pub fn why(e: &PlacementError) -> String {
         }
         PlacementError::NoPieceLeft { player, piece } => format!("{player} has no {piece} left"),
         PlacementError::GameOver(s) => format!("the game is over ({s})"),
-        other => other.to_string(),
+        // The special moves' reasons start by naming the move (`swap: ...`),
+        // which the message around them names already.
+        other => {
+            let text = other.to_string();
+            match text.split_once(": ") {
+                Some((head, rest)) if head == "swap" || head == "tm" => rest.to_string(),
+                _ => text,
+            }
+        }
     }
 }
 
@@ -222,4 +230,21 @@ pub fn shapes_json() -> Value {
         })
         .collect();
     json!({ "pieces": pieces })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cabra::game::Move;
+
+    #[test]
+    fn a_special_moves_reason_does_not_name_it_twice() {
+        let pos = Position::new();
+        let e = pos.check_move(Move::Swap).unwrap_err();
+        let said = format!("swap is illegal: {}", why(&e));
+        assert_eq!(
+            said,
+            "swap is illegal: the swap is not part of the caminos rules"
+        );
+    }
 }

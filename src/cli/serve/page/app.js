@@ -78,7 +78,8 @@ function status(g) {
   if (g.busy === 'waiting') return 'The engine waits for a free search thread…';
   if (g.busy === 'analyzing') return 'The engine is analyzing the game…';
   const text = g.text.charAt(0).toUpperCase() + g.text.slice(1);
-  return g.ply < g.length ? `${text} (the position after move ${g.ply} of ${g.length})` : text;
+  if (g.ply >= g.length) return text;
+  return g.ply === 0 ? `${text} (the start; ${g.length} move${g.length === 1 ? "" : "s"} in the line)` : `${text} (the position after move ${g.ply} of ${g.length})`;
 }
 
 function drawPanels() {

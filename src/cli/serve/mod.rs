@@ -266,6 +266,20 @@ fn outside_address(wildcard: IpAddr) -> Option<IpAddr> {
     Some(socket.local_addr().ok()?.ip()).filter(|ip| !ip.is_loopback() && !ip.is_unspecified())
 }
 
+/// The machine's memory in bytes, where the system says (Linux).
+fn physical_memory() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kib: usize = info
+        .lines()
+        .find_map(|l| l.strip_prefix("MemTotal:"))?
+        .trim()
+        .strip_suffix("kB")?
+        .trim()
+        .parse()
+        .ok()?;
+    kib.checked_mul(1024)
+}
+
 /// Runs `cabra serve` until the process is stopped.
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     let mut config = args.engine.config(&defaults::SERVE);
@@ -289,6 +303,14 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
             at_once,
             if at_once == 1 { "" } else { "es" },
             format_bytes(MIN_SHARE)
+        );
+    }
+    if let Some(total) = physical_memory().filter(|&t| args.memory > t) {
+        eprintln!(
+            "cabra serve: warning: --memory {} is more than this machine's {}: the search trees may \
+             not fit, and the system may end the server",
+            format_bytes(args.memory),
+            format_bytes(total)
         );
     }
     let memory = Arc::new(TreeMemory::new(args.memory, at_once));

@@ -28,8 +28,12 @@ set -euo pipefail
 # this script, so it reads no file beside it.)
 id=${SLURM_ARRAY_TASK_ID:?submit as an array job: sbatch --array=0-N}
 if [[ -n ${SHARDS:-} ]]; then
-    if ! [[ $SHARDS =~ ^[1-9][0-9]*$ ]] || ((id >= SHARDS)); then
-        echo "task $id is no shard of SHARDS=$SHARDS (tasks 0 to SHARDS-1)" >&2
+    if ! [[ $SHARDS =~ ^[1-9][0-9]*$ ]]; then
+        echo "SHARDS=$SHARDS is not a number of shards" >&2
+        exit 2
+    fi
+    if ((id >= SHARDS)); then
+        echo "task $id is no shard of SHARDS=$SHARDS: with SHARDS, task IDs are the shards, 0 to SHARDS-1 (--array=0-$((SHARDS - 1)))" >&2
         exit 2
     fi
     shard="$id/$SHARDS"

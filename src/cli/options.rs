@@ -96,7 +96,7 @@ impl RulesOptions {
 /// Parses an engine configuration for clap.
 pub fn parse_engine(text: &str) -> Result<EngineConfig, String> {
     // An empty value is most likely an unset variable (`--b "$ENGINE"`).
-    if text.trim().is_empty() {
+    if text.split(',').all(|item| item.trim().is_empty()) {
         return Err(
             "empty: give a configuration such as default, baseline or default,c=0.3".into(),
         );

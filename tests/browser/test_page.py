@@ -274,11 +274,13 @@ def test_saving_downloads_a_file_cabra_check_accepts(browser):
 def test_a_bad_file_is_refused_with_its_line(browser):
     page = open_page(browser)
     bad = DATA / "bad" / "bad_14_floating.caminos"
-    # Loaded from the keyboard: the Load button takes the focus and Enter.
+    # The Load button takes the keyboard's focus, and Enter opens the
+    # file input (whose choice Playwright then makes).
+    page.evaluate("document.getElementById('load').addEventListener('click', () => { window.loadOpened = true; })")
     page.focus("#load-button")
-    with page.expect_file_chooser() as chooser:
-        page.keyboard.press("Enter")
-    chooser.value.set_files(str(bad))
+    page.keyboard.press("Enter")
+    page.wait_for_function("window.loadOpened === true")
+    page.set_input_files("#load", str(bad))
     expect(page.locator("#message")).to_contain_text("is not a valid game: line")
     shown = page.text_content("#message")
     check = subprocess.run([BIN, "check", str(bad)], capture_output=True, text=True)

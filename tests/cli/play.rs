@@ -181,6 +181,11 @@ fn the_engine_opens_as_player_1_and_watches_itself() {
         "the game was played out: {}",
         b[1]
     );
+    // `set you none` says who plays (and that Ctrl-C stops it) before the
+    // engine's first placement, not after its game.
+    let b = play(&args(&[]), &["set you none"]);
+    assert!(b[0].starts_with("The engine plays both sides"), "{}", b[0]);
+    assert!(b[0].contains("\n1. player 1 plays "), "{}", b[0]);
 }
 
 #[test]

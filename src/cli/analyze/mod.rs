@@ -73,7 +73,11 @@ pub struct AnalyzeArgs {
     /// Read the records of the shards' --out folders and print the summary
     /// of the whole collection, as a single run prints it; records of
     /// another analysis are refused, missing games are listed.
-    #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["paths", "out", "shard"])]
+    /// The options of a run (engine, limits, rules) are refused with it:
+    /// the records say what was analyzed.
+    #[arg(long, value_name = "DIR", num_args = 1..,
+          conflicts_with_all = ["paths", "out", "shard", "engine", "time", "iterations",
+                                "nodes", "threads", "seed", "rules", "swap"])]
     pub merge: Vec<PathBuf>,
 }
 

@@ -17,7 +17,7 @@ use super::summary::{Notes, summary};
 use super::{AnalyzeArgs, analyze_game};
 use crate::cli::shards::jsonl::Appender;
 use crate::cli::shards::lock::lock_records;
-use crate::cli::shards::{Shard, check_shard, records_file};
+use crate::cli::shards::{Shard, check_shard, engine_identity, records_file};
 
 /// The identity of the analysis of `items` under `args`.
 fn header(args: &AnalyzeArgs, items: &[Item]) -> WorkHeader {
@@ -27,7 +27,7 @@ fn header(args: &AnalyzeArgs, items: &[Item]) -> WorkHeader {
     WorkHeader {
         kind: "analyze".into(),
         version: env!("CARGO_PKG_VERSION").into(),
-        engine: config.describe(),
+        engine: engine_identity(&config),
         limits: budget.to_string(),
         threads: config.threads.unwrap_or(1) as u64,
         seed: config.seed.unwrap_or(0),

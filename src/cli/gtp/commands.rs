@@ -31,6 +31,8 @@ const COMMANDS: &[Spec] = &[
     Spec { name: "known_command", usage: "NAME", run: known_command },
     Spec { name: "list_commands", usage: "", run: list_commands },
     Spec { name: "quit", usage: "", run: |_, _| Reply::Quit },
+    Spec { name: "boardsize", usage: "8", run: boardsize },
+    Spec { name: "komi", usage: "KOMI", run: komi },
     Spec { name: "clear_board", usage: "", run: clear_board },
     Spec { name: "cabra-rules", usage: "[caminos|bridget] [swap]", run: rules },
     Spec { name: "play", usage: "PLAYER PLACEMENT", run: play },
@@ -108,6 +110,27 @@ fn list_commands(_: &mut Gtp, _: &[String]) -> Reply {
             .collect::<Vec<_>>()
             .join("\n"),
     )
+}
+
+/// GTP's `boardsize`, which GUIs and tournament managers send first:
+/// the board is always 8 by 8.
+fn boardsize(_: &mut Gtp, args: &[String]) -> Reply {
+    match args {
+        [n] if n == "8" => Reply::Ok(String::new()),
+        [n] if n.parse::<u32>().is_ok() => {
+            Reply::Err("unacceptable size: the board is 8 by 8".into())
+        }
+        _ => usage(),
+    }
+}
+
+/// GTP's `komi`, which GUIs send: a number, accepted and without effect
+/// (a Caminos game has no points to add).
+fn komi(_: &mut Gtp, args: &[String]) -> Reply {
+    match args {
+        [k] if k.parse::<f64>().is_ok_and(f64::is_finite) => Reply::Ok(String::new()),
+        _ => usage(),
+    }
 }
 
 fn clear_board(g: &mut Gtp, _: &[String]) -> Reply {

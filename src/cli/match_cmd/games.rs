@@ -154,9 +154,12 @@ pub fn play_all(
     bar.set_style(
         // The count is in the message, written with the tally in one call:
         // the bar's own {pos} could be drawn a game behind it.
-        indicatif::ProgressStyle::with_template("{bar:30} {msg}").expect("a valid template"),
+        indicatif::ProgressStyle::with_template("{bar:30} {msg}  {elapsed}")
+            .expect("a valid template"),
     );
     bar.set_message(format!("0/{} games", plan.todo.len()));
+    // The time goes on between games.
+    bar.enable_steady_tick(std::time::Duration::from_secs(1));
     let tally = Mutex::new([0u32; 3]);
     let play_one = |i: usize| -> anyhow::Result<Option<ResultRecord>> {
         let g = plan.todo[i];
@@ -207,12 +210,7 @@ pub fn play_all(
         let [l, d, w] = *t;
         drop(t);
         let done = w + d + l;
-        let head = format!(
-            "{done}/{} games, {:#}",
-            plan.todo.len(),
-            indicatif::HumanDuration(bar.elapsed())
-        );
-        bar.inc(1);
+        let head = format!("{done}/{} games", plan.todo.len());
         if score_a {
             bar.set_message(format!(
                 "{head}  A {w}-{d}-{l} {:.1}%",
@@ -221,6 +219,7 @@ pub fn play_all(
         } else {
             bar.set_message(format!("{head}  last: {}", r.position.status()));
         }
+        bar.inc(1);
         Ok(Some(line))
     };
     let results = play_concurrently(games, concurrency, play_one);

@@ -31,7 +31,7 @@ use cabra::engine::{EngineConfig, defaults, group, parse_count, parse_duration};
 
 use super::options::{BudgetOptions, parse_engine};
 use super::shards::lock::lock_records;
-use super::shards::{Shard, check_shard, fnv64};
+use super::shards::{Shard, check_shard, engine_identity, fnv64};
 use games::{Plan, play_all};
 use players::{Limits, Spec, parse_spec};
 use records::{MatchHeader, Recorder, ResultRecord, check_same, read_records, records_file};
@@ -102,7 +102,8 @@ pub struct PlayOptions {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["opening_min", "opening_max"])]
     pub openings: Option<PathBuf>,
     /// Start the --out directory afresh: its records (results.jsonl) are
-    /// emptied and its game files replaced.
+    /// emptied, and the game files of this run replaced (other files are
+    /// left as they are).
     #[arg(long)]
     pub force: bool,
     #[command(flatten)]
@@ -164,7 +165,7 @@ pub struct MatchArgs {
     /// The options of a run (the players, games, limits, rules) are
     /// refused with it: the records say what was played.
     #[arg(long, value_name = "DIR", num_args = 1..,
-          conflicts_with_all = ["out", "shard", "a", "b", "margin"],
+          conflicts_with_all = ["out", "shard", "a", "b", "margin", "force", "concurrency"],
           conflicts_with_all = PLAY_OPTIONS)]
     pub merge: Vec<PathBuf>,
     /// Add a sequential probability ratio test: elo0,elo1[,alpha,beta]
@@ -197,7 +198,7 @@ pub struct SelfplayArgs {
     /// Count the games recorded in the shards' --out folders (the
     /// options of a run are refused with it).
     #[arg(long, value_name = "DIR", num_args = 1..,
-          conflicts_with_all = ["out", "shard", "engine"],
+          conflicts_with_all = ["out", "shard", "engine", "force", "concurrency"],
           conflicts_with_all = PLAY_OPTIONS)]
     pub merge: Vec<PathBuf>,
 }
@@ -241,15 +242,8 @@ fn header(
     limits: &Limits,
     opts: &PlayOptions,
 ) -> anyhow::Result<MatchHeader> {
-    // A weights file is named by its checksum too: the same path may hold
-    // other weights on another machine, or after another training.
     let config = |s: &Spec| match s {
-        Spec::Engine(c) => match c.playout.weights {
-            w @ cabra::engine::value::Weights::File(_) => {
-                format!("{} ({})", c.describe(), w.identity())
-            }
-            cabra::engine::value::Weights::Builtin => c.describe(),
-        },
+        Spec::Engine(c) => engine_identity(c),
         other => other.name().to_string(),
     };
     let openings = match &opts.openings {
@@ -309,11 +303,13 @@ fn play_recorded(
         } else {
             read_records(&path)?
         };
-        if shard.is_none() && !lines.is_empty() {
+        if let (None, Some(first)) = (shard, lines.first()) {
             bail!(
-                "{} already holds the records of a run: choose another --out directory, \
-                 --force to replace its games, or --shard 0/1 to finish the same match",
-                dir.display()
+                "{} already holds the records of a {kind} run (shard {}): choose another --out \
+                 directory, --force to start it afresh, or --shard {} to finish that run",
+                dir.display(),
+                first.shard,
+                first.shard
             );
         }
         check_same(

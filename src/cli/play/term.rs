@@ -394,6 +394,8 @@ fn terminal_loop(session: &mut Session, colours: bool) -> anyhow::Result<()> {
         }
         match editor.readline(&prompt) {
             Ok(text) => {
+                // The terminal may have been resized while the prompt waited.
+                session.set_width(style::terminal_width());
                 // A bracketed paste can bring several lines at once: each is a command.
                 let mut quit = false;
                 for line in text.split(['\n', '\r']) {

@@ -41,6 +41,22 @@ pub fn check_shard<'a>(
     Ok(())
 }
 
+/// An engine configuration as an identity of recorded work: every key,
+/// and for a weights file its checksum too (the same path may hold other
+/// weights on another machine, or after another training).
+pub fn engine_identity(config: &cabra::engine::EngineConfig) -> String {
+    match config.playout.weights {
+        w @ cabra::engine::value::Weights::File(_) => {
+            format!(
+                "{},weights-{}",
+                config.describe(),
+                w.identity().replace(' ', "=")
+            )
+        }
+        cabra::engine::value::Weights::Builtin => config.describe(),
+    }
+}
+
 /// 64-bit FNV-1a of `bytes` (the weights file's checksum): names a
 /// file's contents in an identity.
 pub use cabra::engine::value::format::fnv64;

@@ -24,6 +24,8 @@ fn administrative_commands() {
         "known_command",
         "list_commands",
         "quit",
+        "boardsize",
+        "komi",
         "clear_board",
         "play",
         "genmove",
@@ -45,7 +47,13 @@ fn administrative_commands() {
         assert!(names.contains(&c), "{c} in {names:?}");
         assert_eq!(s.ok(&format!("known_command {c}")), "true");
     }
-    assert_eq!(s.ok("known_command boardsize"), "false");
+    assert_eq!(s.ok("known_command fixed_handicap"), "false");
+    // What GUIs send on connecting: the one board size, and a komi that
+    // changes nothing.
+    assert_eq!(s.ok("boardsize 8"), "");
+    assert!(s.fails("boardsize 19").contains("unacceptable size"));
+    assert_eq!(s.ok("komi 6.5"), "");
+    assert!(s.fails("komi lots").starts_with("usage: komi"));
     // Commands are case-sensitive.
     assert_eq!(s.ok("known_command NAME"), "false");
     assert!(s.fails("known_command").starts_with("usage: known_command"));

@@ -126,17 +126,17 @@ impl Session {
             },
             _ => You::parse(value).map(|you| {
                 self.you = you;
-                let mut s = self.roles();
-                s.push('\n');
-                // The engine takes its turn at once, as at the start of a
-                // session (`set you none` watches it play the game out).
-                let mut out = String::new();
+                // Who plays what comes first: the engine takes its turn at
+                // once, as at the start of a session (`set you none` watches
+                // it play the game out), and its placements are shown as
+                // they come, after what `out` holds.
+                let mut out = self.roles();
+                out.push('\n');
                 if self.engine_turns(&mut out) {
-                    s.push_str(&out);
-                    s.push_str(&self.board());
+                    out.push_str(&self.board());
                 }
-                s.push_str(&self.turn_hint());
-                s.trim_end().to_string()
+                out.push_str(&self.turn_hint());
+                out.trim_end().to_string()
             }),
         };
         match done {
@@ -217,7 +217,9 @@ impl Session {
                 line = format!("  {shape}:");
                 current = Some(shape.to_string());
             }
-            if line.len() + 4 > 96 {
+            // Wrapped here at the terminal's width (the printer would wrap
+            // it again, without the hanging indent).
+            if line.len() + 4 >= self.width.min(100) {
                 out.push_str(&line);
                 out.push('\n');
                 line = format!("  {}", " ".repeat(shape.len() + 1));

@@ -288,6 +288,14 @@ fn settings_commands_and_help() {
     );
     let t = ok(&mut s, "moves o");
     assert!(t.starts_with("161 legal placements of O"), "{t}");
+    // At the terminal's width, each line within it (the printer wraps
+    // nothing more), the positions of one orientation under its name.
+    s.set_width(60);
+    let t = ok(&mut s, "moves o");
+    for line in t.lines().skip(1) {
+        assert!(line.len() < 60, "{line:?}");
+        assert!(line.starts_with("  "), "{line:?}");
+    }
     err(&mut s, "moves X");
     ok(&mut s, "history");
     ok(&mut s, "  # a comment");

@@ -123,7 +123,9 @@ async function show(game) {
   if (prev && game.id === prev.id && game.version < prev.version) return;
   ui.game = game;
   if (!game.busy) ui.thinking = null;
-  if (!continues(prev, game)) ui.lastThought = '';
+  // The engine's last word is about the position it moved in: gone back
+  // past it, or in another game, it no longer applies.
+  if (!continues(prev, game) || (prev && game.ply < prev.ply)) ui.lastThought = '';
   if (prev && (prev.ply !== game.ply || prev.id !== game.id)) {
     // The position changed: an aim and a note were about the old one.
     aim.drop();
@@ -375,7 +377,9 @@ function listen() {
   });
   es.addEventListener('moved', (e) => {
     const d = JSON.parse(e.data);
-    ui.lastThought = `Played ${d.move}${d.interrupted ? ' (stopped)' : ''}: ${(100 * d.winrate).toFixed(1)}% for the mover after ${d.iterations.toLocaleString('en')} iterations in ${d.seconds.toFixed(1)} s.`;
+    const made = d.state && d.state.line[d.state.ply - 1];
+    const mover = made ? `player ${made.player}` : 'the mover';
+    ui.lastThought = `Played ${d.move}${d.interrupted ? ' (stopped)' : ''}: ${(100 * d.winrate).toFixed(1)}% for ${mover} after ${d.iterations.toLocaleString('en')} iterations in ${d.seconds.toFixed(1)} s.`;
     drawLive(ui);
   });
   es.addEventListener('analyzing', (e) => {

@@ -67,13 +67,16 @@ pub fn parse_placement(text: &str) -> Result<Placement, NotationError> {
         ));
     }
     let (angle, pos) = rest.split_at(rest.len() - 3);
-    let orientation = angle
-        .parse::<u32>()
-        .ok()
+    // The angle as written, not as a number: `000` or `0090` is a typo
+    // (a digit too many), not the angle 0 or 90.
+    let orientation = ["0", "90", "180", "270"]
+        .contains(&angle)
+        .then(|| angle.parse::<u32>().ok())
+        .flatten()
         .and_then(|a| Orientation::from_degrees(face, a))
         .ok_or_else(|| {
             NotationError(format!(
-                "expected an angle of 0, 90, 180 or 270, found {angle}"
+                "expected an angle of 0, 90, 180 or 270 and then the three digits of the position XYZ, found '{rest}'"
             ))
         })?;
     let d: Vec<u8> = pos.bytes().map(|b| b - b'0').collect();
@@ -226,6 +229,14 @@ mod tests {
         assert!(e("L T0 001").contains("z = 0"));
         assert!(e("L T0 900").contains("off the board"));
         assert!(e("L T0 700").contains("does not fit"));
+        // Digits beyond the angle and the position are a typo, not zeros
+        // of the angle; spaces between the digits are fine.
+        assert!(e("T T0 000 000").contains("found '0000000'"));
+        assert!(e("L T0090120").contains("angle of 0, 90, 180 or 270"));
+        assert_eq!(
+            parse_placement("L T0 1 2 0").unwrap().to_string(),
+            "L T0 120"
+        );
     }
 
     #[test]

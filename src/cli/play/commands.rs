@@ -168,8 +168,8 @@ refused).",
         names: &["pos", "code"],
         args: "[CODE]",
         summary: "print this game's position code, or set one",
-        details: "A position code is one line of letters and digits, starting with `c1`, that gives back
-the whole game (every placement in order, so undo works after `pos CODE`). Two characters
+        details: "A position code is one line of letters and digits, starting with `c1` (`c2` for a
+game under other rules than plain caminos), that gives back the whole game (every placement in order, so undo works after `pos CODE`). Two characters
 per placement, then two check characters; see docs/PLAY.md for the format.",
     },
     Spec {
@@ -183,7 +183,8 @@ set clock 5m+5s      play on a clock: 5 minutes for the game, 5 s back a placeme
                      (`set clock off` goes back to the time or iterations)
 set threads 2        search with this many threads
 set seed 7           the engine's random seed
-set you 1            which side you play: 1, 2, both (two people) or none (watch)",
+set you 1            which side you play: 1, 2, both (two people) or none (watch)
+set threats on       warn under the board when the side to move faces a win in one",
     },
     Spec {
         cmd: Cmd::Result,

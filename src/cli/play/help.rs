@@ -6,7 +6,7 @@ use cabra::game::{Piece, table};
 use super::commands::{Cmd, SPECS, echo, lookup, spec, suggest};
 
 /// The command list, one line each, wrapped to `width` columns.
-pub fn help_list(width: usize) -> String {
+pub fn help_list(width: usize, rules: cabra::game::Rules) -> String {
     // One line a command from 80 columns on, so that the list and the
     // pointer to `help pieces` below it fit a 24-line terminal.
     let mut out = crate::cli::render::wrap(
@@ -38,6 +38,19 @@ pub fn help_list(width: usize) -> String {
                 out.push_str(&format!("{}{line}\n", " ".repeat(indent)));
             }
         }
+    }
+    // The special moves of these rules, which are moves, not commands.
+    let special = match (rules.swap, rules.time_machine()) {
+        (true, true) => Some("`swap` (player 2's first turn) and `tm` (the time machine)"),
+        (true, false) => Some("`swap` (player 2's first turn)"),
+        (false, true) => Some("`tm` (the time machine)"),
+        (false, false) => None,
+    };
+    if let Some(moves) = special {
+        out.push_str(&crate::cli::render::wrap(
+            &format!("Under these rules a move may also be {moves}: `help swap`, `help tm`."),
+            width,
+        ));
     }
     out.push_str(&crate::cli::render::wrap(
         "`help COMMAND` tells more; `help pieces` draws the pieces in all orientations.",
@@ -220,6 +233,7 @@ pub fn help_for(topic: &str, width: usize) -> Result<String, String> {
 mod tests {
     use super::*;
     use crate::cli::play::commands::looks_like_placement;
+    use cabra::game::Rules;
 
     #[test]
     fn every_command_has_help_without_blank_lines() {
@@ -233,7 +247,7 @@ mod tests {
         }
         assert!(help_for("nope", 100).is_err());
         for width in [100, 80, 40] {
-            let list = help_list(width);
+            let list = help_list(width, "bridget swap".parse::<Rules>().unwrap());
             assert!(!list.contains("\n\n"));
             assert!(
                 list.lines().all(|l| l.chars().count() < width),
@@ -251,13 +265,17 @@ mod tests {
         }
         // At 80 columns the list fits a 24-line terminal with its prompt,
         // and ends with the pointer to the pictures of the pieces.
-        let list = help_list(80);
-        assert!(
-            list.lines().count() <= 23,
-            "{}:\n{list}",
-            list.lines().count()
-        );
-        assert!(list.lines().last().unwrap().contains("`help pieces`"));
+        for rules in ["caminos", "bridget swap"] {
+            let list = help_list(80, rules.parse::<Rules>().unwrap());
+            assert!(
+                list.lines().count() <= 23,
+                "{}:\n{list}",
+                list.lines().count()
+            );
+            assert!(list.lines().last().unwrap().contains("`help pieces`"));
+            // The special moves are named under the rules that have them.
+            assert_eq!(list.contains("`help swap`"), rules != "caminos", "{list}");
+        }
         // Prose is reflowed, not broken where the source was.
         let place = help_for("place", 80).unwrap();
         assert!(place.contains("Z or O; orientation a face T"), "{place}");

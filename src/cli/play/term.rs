@@ -344,7 +344,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
     let start = session.start(args.file.is_some());
     keep_exit_note(&session);
     if interactive {
-        emit(&start.text);
+        emit(&fit(&start.text, style::terminal_width()));
         terminal_loop(&mut session, colours)
     } else {
         if !start.text.is_empty() && !emit(&format!("{}\n", start.text)) {

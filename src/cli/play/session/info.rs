@@ -219,7 +219,7 @@ impl Session {
             }
             // Wrapped here at the terminal's width (the printer would wrap
             // it again, without the hanging indent).
-            if line.len() + 4 >= self.width.min(100) {
+            if line.len() + 4 > self.width.min(100) - 4 {
                 out.push_str(&line);
                 out.push('\n');
                 line = format!("  {}", " ".repeat(shape.len() + 1));

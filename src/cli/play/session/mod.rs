@@ -414,7 +414,10 @@ impl Session {
             Cmd::Pos => self.pos(arg),
             Cmd::Set => self.set(arg),
             Cmd::Result => Response::ok(self.result()),
-            Cmd::Help if arg.is_empty() => Response::ok(super::help::help_list(self.width)),
+            Cmd::Help if arg.is_empty() => Response::ok(super::help::help_list(
+                self.width,
+                self.line.position().rules(),
+            )),
             Cmd::Help => match super::help::help_for(arg, self.width) {
                 Ok(t) => Response::ok(t),
                 Err(e) => Response::err(e),

@@ -14,7 +14,7 @@ fn alive(s: &mut Session) {
 #[test]
 fn unknown_commands_bad_ids_and_empty_lines() {
     let mut s = Session::start(&["--threads", "1", "--iterations", "200"]);
-    assert_eq!(s.fails("boardsize 19"), "unknown command");
+    assert_eq!(s.fails("frobnicate 19"), "unknown command");
     s.send("5 frobnicate");
     let a = s.answer();
     assert_eq!(

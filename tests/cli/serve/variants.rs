@@ -96,7 +96,13 @@ fn variants_swap_and_time_machine_through_the_api() {
     );
     let (status, v) = place("tm");
     assert_eq!(status, 422);
-    assert!(v["error"].as_str().unwrap().contains("tm:"), "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("tm is illegal: player 1 has already used the time machine"),
+        "{v}"
+    );
     // Undo takes back the time machine itself.
     let v = s.ok("POST", &game_path(&id, "/undo"), None);
     assert_eq!(

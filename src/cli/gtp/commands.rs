@@ -211,7 +211,14 @@ fn load(g: &mut Gtp, args: &[String]) -> Reply {
     }
     // A last number is the count of moves to keep; the rest is the path.
     let (path, keep) = match args.split_last() {
-        Some((n, path)) if !path.is_empty() && n.chars().all(|c| c.is_ascii_digit()) => {
+        // `-1` or `+3` is a count, badly written, not the end of a name.
+        Some((n, path))
+            if !path.is_empty()
+                && n.trim_start_matches(['-', '+'])
+                    .chars()
+                    .all(|c| c.is_ascii_digit())
+                && n.chars().any(|c| c.is_ascii_digit()) =>
+        {
             match n.parse::<usize>() {
                 Ok(n) => (path.join(" "), Some(n)),
                 Err(_) => return Reply::Err(format!("'{n}' is not a number of moves")),

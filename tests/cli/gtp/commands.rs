@@ -130,6 +130,11 @@ fn load_save_result_and_final_score_agree_with_check() {
             s.fails(&format!("loadcaminos {path} {}", moves + 1))
                 .contains(&format!("holds only {moves} placements"))
         );
+        // A negative count is a bad count, not part of the file's name.
+        assert_eq!(
+            s.fails(&format!("loadcaminos {path} -1")),
+            "'-1' is not a number of moves"
+        );
     }
     // A saved game reads back the same (atomic save, a comment header).
     let dir = temp_dir();

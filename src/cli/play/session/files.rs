@@ -102,11 +102,15 @@ impl Session {
         } else {
             Self::path_arg(arg)
         };
+        if path.as_os_str().is_empty() {
+            // `save ''`: quotes around nothing.
+            return Response::err("expected a file name after `save`, e.g. `save mygame.caminos`");
+        }
         if path.is_dir() {
             return Response::err(format!(
-                "{} is a directory: give a file name, e.g. `save {}/game.caminos`",
+                "{} is a directory: give a file name, e.g. `save {}`",
                 path.display(),
-                path.display()
+                path.join("game.caminos").display()
             ));
         }
         // A file that cannot be written is refused before any question.

@@ -214,11 +214,18 @@ fn save_and_load_keep_the_game_and_refuse_bad_files() {
     std::fs::write(&bad, "110 120 121 122\n110 120 121 122\n").unwrap();
     let e = err(&mut s, &format!("load {}", bad.display()));
     assert!(e.contains("line 2"), "{e}");
-    err(
+    let e = err(
         &mut s,
         &format!("load {}", dir.join("missing.caminos").display()),
     );
-    err(&mut s, &format!("save {}", dir.display()));
+    assert!(e.contains("there is no such file"), "{e}");
+    let e = err(&mut s, &format!("save {}", dir.display()));
+    assert!(
+        e.contains(&format!("`save {}`", dir.join("game.caminos").display())),
+        "{e}"
+    );
+    let e = err(&mut s, "save ''");
+    assert!(e.contains("expected a file name after `save`"), "{e}");
     err(
         &mut s,
         &format!("save {}", dir.join("no/such/dir/x.caminos").display()),

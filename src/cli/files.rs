@@ -31,22 +31,11 @@ pub fn read_input(path: &Path) -> std::io::Result<Vec<u8>> {
 /// Reads a game record from a file.
 pub fn read_record(path: &Path) -> anyhow::Result<Record> {
     let bytes = read_input(path)
-        .map_err(|e| anyhow::anyhow!("cannot read {}: {}", path.display(), reading_words(&e)))?;
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {}", path.display(), in_words(&e)))?;
     parse_record(&bytes).with_context(|| format!("{} is not a valid game", path.display()))
 }
 
-/// Why a file could not be read, in words rather than the system's
-/// (`No such file or directory (os error 2)`).
-fn reading_words(e: &std::io::Error) -> String {
-    use std::io::ErrorKind;
-    match e.kind() {
-        ErrorKind::NotFound => "there is no such file".into(),
-        ErrorKind::PermissionDenied => "permission denied".into(),
-        ErrorKind::IsADirectory => "it is a folder, not a file".into(),
-        _ => e.to_string(),
-    }
-}
-
+use super::save::in_words;
 pub use super::save::save_atomically;
 
 /// What names a file a session loaded or wrote, whichever path names it

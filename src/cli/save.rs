@@ -148,15 +148,17 @@ pub fn save_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     replace(&target, &dir, bytes, existing.map(|m| m.permissions())).map_err(failed)
 }
 
-/// Why a write failed, as a person says it: a full disk is a full disk,
-/// not an OS error number beside a temporary file's path.
-fn in_words(e: &std::io::Error) -> String {
+/// Why a read or a write failed, as a person says it: a full disk is a
+/// full disk, not an OS error number beside a temporary file's path.
+pub(crate) fn in_words(e: &std::io::Error) -> String {
     use std::io::ErrorKind;
     match e.kind() {
         ErrorKind::StorageFull => "the disk is full".into(),
         ErrorKind::QuotaExceeded => "your disk quota is used up".into(),
         ErrorKind::ReadOnlyFilesystem => "the file system is read-only".into(),
         ErrorKind::PermissionDenied => "permission denied".into(),
+        ErrorKind::NotFound => "there is no such file".into(),
+        ErrorKind::IsADirectory => "it is a folder, not a file".into(),
         _ => e.to_string(),
     }
 }

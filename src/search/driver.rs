@@ -22,7 +22,7 @@ use std::time::Instant;
 
 use super::config::SearchConfig;
 use super::game::Game;
-use super::limits::{Limits, Stopper, share};
+use super::limits::{Limits, Stopper};
 use super::order::{child_salt, mix};
 use super::report::{MoveStats, Proven, Report};
 use super::tree::{Node, Proof, ROOT};
@@ -125,12 +125,12 @@ impl<G: Game> Searcher<G> {
         let stopper = Stopper::new(limits, start);
         let n = self.config.threads.max(1);
         let root = &self.root;
-        let max_nodes = share(limits.nodes, 1, 0);
+        let max_nodes = limits.nodes.unwrap_or(u64::MAX);
         let iterations: u64 = match &self.pool {
             None => self.worker.run(
                 &mut self.walks[0],
                 root,
-                share(limits.iterations, 1, 0),
+                limits.iterations.unwrap_or(u64::MAX),
                 max_nodes,
                 &stopper,
             ),
@@ -148,7 +148,7 @@ impl<G: Game> Searcher<G> {
                         &shared,
                         &mut lanes,
                         root,
-                        share(limits.iterations, n, i),
+                        limits.iterations.unwrap_or(u64::MAX),
                         max_nodes,
                         &stopper,
                     )

@@ -63,17 +63,6 @@ impl Limits {
     }
 }
 
-/// Share `i` of `parts` of an optional total (`u64::MAX` for none).
-pub(crate) fn share(total: Option<u64>, parts: usize, i: usize) -> u64 {
-    match total {
-        None => u64::MAX,
-        Some(t) => {
-            let parts = parts as u64;
-            t / parts + u64::from((i as u64) < t % parts)
-        }
-    }
-}
-
 /// The checks every tree makes every [`CHECK_INTERVAL`] iterations.
 #[derive(Debug)]
 pub(crate) struct Stopper<'a> {
@@ -103,17 +92,6 @@ impl<'a> Stopper<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn shares_add_up_exactly() {
-        for total in [0u64, 1, 7, 100, 1001] {
-            for parts in 1..5 {
-                let sum: u64 = (0..parts).map(|i| share(Some(total), parts, i)).sum();
-                assert_eq!(sum, total);
-            }
-        }
-        assert_eq!(share(None, 3, 1), u64::MAX);
-    }
 
     #[test]
     fn stopper_sees_flag_and_deadline() {

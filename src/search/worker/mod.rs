@@ -128,6 +128,11 @@ pub(crate) struct Worker<G: Game> {
     /// out an expansion it planned without the lock, so that two threads
     /// planning at once never pass the limit together.
     grow_cap: usize,
+    /// Iterations begun in the current search by all the threads sharing
+    /// the tree (`shared.rs`): descents backed up or in flight. They end
+    /// the search together at its iteration limit, so that no thread
+    /// idles while another finishes a share of its own.
+    started: u64,
     _game: PhantomData<fn(G)>,
 }
 
@@ -155,6 +160,7 @@ impl<G: Game> Worker<G> {
             root_results: Vec::new(),
             node_cap: node_cap.max(1),
             grow_cap: node_cap.max(1),
+            started: 0,
             _game: PhantomData,
         };
         w.reset(root, w.root_salt);

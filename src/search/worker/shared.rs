@@ -47,7 +47,9 @@ pub(crate) struct Shared<'a, G: Game> {
 type Guard<'s, 'a, G> = MutexGuard<'s, &'a mut Worker<G>>;
 
 impl<'a, G: Game> Shared<'a, G> {
+    /// The tree behind a lock for one search.
     pub fn new(worker: &'a mut Worker<G>) -> Self {
+        worker.started = 0;
         Shared {
             worker: Mutex::new(worker),
             waiting: AtomicUsize::new(0),
@@ -131,8 +133,9 @@ struct Count {
 
 impl<G: Game> Worker<G> {
     /// [`Worker::run`] for one of several threads growing the tree behind
-    /// `shared`, with `lanes` walks (see the module's text). Returns the
-    /// number of iterations this thread ran.
+    /// `shared`, with `lanes` walks (see the module's text), until the
+    /// threads together have run `max_iterations`. Returns the number of
+    /// iterations this thread ran.
     pub fn run_shared(
         shared: &Shared<'_, G>,
         lanes: &mut [Walk<G>],
@@ -164,21 +167,22 @@ impl<G: Game> Worker<G> {
                         next_check = count.done + CHECK_INTERVAL;
                         stopping = stop.should_stop();
                     }
-                    stopping = stopping
-                        || count.done + count.in_flight >= max_iterations
-                        || !w.open(max_nodes);
-                    if stopping {
+                    stopping = stopping || !w.open(max_nodes);
+                    // Not for good: a lane of this thread may yet give
+                    // back an iteration begun (`bring_back`).
+                    if stopping || w.started >= max_iterations {
                         break 'lanes;
                     }
                     let leaf = w.descend(walk, root, true);
                     *state = w.lay(walk, leaf);
                     match state {
-                        Lane::Idle => {}
+                        Lane::Idle => w.started += 1,
                         Lane::Waiting => {
                             blocked = true;
                             continue 'lanes;
                         }
                         _ => {
+                            w.started += 1;
                             count.in_flight += 1;
                             continue;
                         }
@@ -197,7 +201,7 @@ impl<G: Game> Worker<G> {
                 }
             }
             if count.in_flight == 0 {
-                if stopping {
+                if stopping || w.started >= max_iterations {
                     break;
                 }
                 if blocked {
@@ -243,6 +247,7 @@ impl<G: Game> Worker<G> {
                     Lane::Idle => {}
                     Lane::Waiting => {
                         count.in_flight -= 1;
+                        self.started -= 1;
                         return;
                     }
                     _ => return,

@@ -38,6 +38,27 @@ fn no_node_adds_a_move_twice() {
 }
 
 #[test]
+fn threads_sharing_a_tree_run_the_iteration_limit_together() {
+    // The limit is the threads' together, not a share each: a thread that
+    // comes late (descheduled, say) finds the work done, and one that is
+    // early does it all, where an even share had left it idle.
+    let config = SearchConfig::default();
+    let root = Hex::<5>::new();
+    let mut w = Worker::new(&root, &config, 5, 1 << 20);
+    let mut walks: Vec<_> = (0..2 * LANES as u64)
+        .map(|i| Walk::new(&(), i, None))
+        .collect();
+    let limits = crate::search::Limits::none();
+    let stop = Stopper::new(&limits, std::time::Instant::now());
+    let shared = Shared::new(&mut w);
+    let (early, late) = walks.split_at_mut(LANES);
+    let first = Worker::run_shared(&shared, early, &root, 3_000, u64::MAX, &stop);
+    let second = Worker::run_shared(&shared, late, &root, 3_000, u64::MAX, &stop);
+    assert_eq!((first, second), (3_000, 0));
+    assert_eq!(w.tree.node(ROOT).visits, 3_000);
+}
+
+#[test]
 fn threads_sharing_a_tree_leave_every_count_whole() {
     // Two threads grow one tree, each with its lanes; while one plans an
     // expansion or plays out, the other moves blocks of the path's nodes.
@@ -59,7 +80,7 @@ fn threads_sharing_a_tree_leave_every_count_whole() {
             .chunks_mut(LANES)
             .map(|thread| {
                 let (shared, root, stop) = (&shared, &root, &stop);
-                s.spawn(move || Worker::run_shared(shared, thread, root, 20_000, u64::MAX, stop))
+                s.spawn(move || Worker::run_shared(shared, thread, root, 40_000, u64::MAX, stop))
             })
             .collect();
         runs.into_iter().map(|r| r.join().unwrap()).sum()

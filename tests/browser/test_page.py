@@ -317,13 +317,30 @@ def test_a_new_game_under_other_rules_offers_the_swap(browser):
     expect(page.locator("#moves li").nth(1)).to_have_text("swap")
     expect(page.locator("#iso g.cube.p2")).to_have_count(4)
     expect(page.locator("#result")).to_have_text("Move 3: player 1 to move")
+    # A time machine's placements taken back are struck through, and not
+    # before it is played.
+    typed(page, "O T0 550")
+    typed(page, "O T0 330")
+    expect(page.locator("#do-tm")).to_be_visible()
+    page.click("#do-tm")
+    wait_ply(page, 5)
+    items = page.locator("#moves li")
+    expect(items.nth(4)).to_have_text("tm")
+    expect(page.locator("#moves li.taken")).to_have_count(2)
+    expect(items.nth(2)).to_have_class(re.compile(r"\btaken\b"))
+    expect(items.nth(3)).to_have_class(re.compile(r"\btaken\b"))
+    items.nth(3).click()
+    wait_ply(page, 4)
+    expect(page.locator("#moves li.taken")).to_have_count(0)
+    page.click("#moves li:nth-child(5)")
+    wait_ply(page, 5)
     with page.expect_download() as d:
         page.click("#save")
     path = Path(tempfile.mkdtemp()) / "swap.caminos"
     d.value.save_as(path)
     assert path.read_text().startswith("# rules: bridget swap\n"), path.read_text()
     out = subprocess.run([BIN, "check", str(path)], capture_output=True, text=True)
-    assert out.returncode == 0 and "2 moves" in out.stdout, (out.stdout, out.stderr)
+    assert out.returncode == 0 and "5 moves" in out.stdout, (out.stdout, out.stderr)
     assert not page.errors, page.errors
 
 
@@ -376,7 +393,7 @@ def test_a_loaded_game_waits_for_the_player(browser):
     # Player 2 (the engine) is to move in it: it does not move until asked.
     page.set_input_files("#load", str(ROOT / "games" / "midgame-11.caminos"))
     wait_ply(page, 11)
-    expect(page.locator("#message")).to_contain_text("press Engine move now")
+    expect(page.locator("#status")).to_contain_text("the engine waits for Engine move now")
     page.wait_for_timeout(1500)
     assert ply(page) == 11
     assert not page.evaluate("window.cabra.ui.game.busy")
@@ -463,13 +480,21 @@ def test_the_engine_plays_itself_thinking_live_and_stops(browser):
     page.click("#stop")
     wait_ply(page, 1)
     expect(page.locator("#live-text")).to_contain_text("(stopped)")
-    # Engine against itself: player 2 as engine too, stopped after a move.
-    page.fill("#time", "0.2")
+    # Engine against itself: Stop pauses it after the stopped move, and
+    # Engine move now goes on.
     page.select_option("#p2", "engine")
-    wait_ply(page, 3)
+    expect(page.locator("#live-text")).to_contain_text("Thinking for player 2", timeout=10_000)
+    page.click("#stop")
+    wait_ply(page, 2)
+    expect(page.locator("#status")).to_contain_text("the engine waits for Engine move now")
+    page.wait_for_timeout(1500)
+    assert ply(page) == 2 and not page.evaluate("window.cabra.ui.game.busy")
+    page.fill("#time", "0.2")
+    page.click("#go")
+    wait_ply(page, 4)
     set_players(page, "human", "human")
     page.wait_for_function("!window.cabra.ui.game.busy")
-    assert ply(page) >= 3
+    assert ply(page) >= 4
     assert not page.errors, page.errors
 
 

@@ -141,6 +141,13 @@ def check_layout(page, label):
             return r.right > window.innerWidth + 0.5 || r.left < -0.5 || (!scrolls && e.scrollWidth > e.clientWidth + 1); })
         .map((e) => (e.id || e.textContent).trim().slice(0, 40))""")
     assert not cut, f"{label}: cut off: {cut}"
+    if page.size != "desktop":
+        # Every control big enough for a finger (a checkbox by its label).
+        small = page.evaluate("""() => [...document.querySelectorAll('button, select, input, label.check')]
+            .filter((e) => (e.offsetParent !== null || getComputedStyle(e).position === 'fixed') && e.type !== 'checkbox')
+            .map((e) => { const r = e.getBoundingClientRect(); return { id: e.id || e.textContent.trim().slice(0, 20), w: r.width, h: r.height }; })
+            .filter((b) => b.w > 0 && (b.w < 32 || b.h < 32))""")
+        assert not small, f"{label}: too small to tap (under 32 px): {small}"
     if page.size == "desktop":
         groups = [["header", "#left", "#centre", "#analysis", "#right"], ["#iso", "#banner", "#view-controls", "#message"]]
     elif page.size == "landscape":

@@ -78,7 +78,9 @@ function status(g) {
   if (g.busy === 'waiting') return 'The engine waits for a free search thread…';
   if (g.busy === 'analyzing') return 'The engine is analyzing the game…';
   const text = g.text.charAt(0).toUpperCase() + g.text.slice(1);
-  if (g.ply >= g.length) return text;
+  // Stopped, or a game loaded: the engine moves again when asked.
+  const paused = ui.waiting && g.result === 'ongoing' && ui.players[g.to_move] === 'engine';
+  if (g.ply >= g.length) return paused ? `${text}: the engine waits for Engine move now` : text;
   return g.ply === 0 ? `${text} (the start; ${g.length} move${g.length === 1 ? "" : "s"} in the line)` : `${text} (the position after move ${g.ply} of ${g.length})`;
 }
 
@@ -482,12 +484,20 @@ function wire() {
   $('sheet-undo').onclick = undo;
   $('redo').onclick = redo;
   $('go').onclick = () => { ui.waiting = false; engineMove(false); };
-  $('stop').onclick = async () => { try { await api.stop(ui.id); } catch (e) { note(e.message, 'bad'); } };
+  // Stop means stop: the engine plays the move it has found, and no
+  // engine move follows by itself (engine against engine pauses) until
+  // asked for by Engine move now, a placement or a change of players.
+  $('stop').onclick = async () => {
+    ui.waiting = true;
+    try { await api.stop(ui.id); } catch (e) { note(e.message, 'bad'); }
+    drawPanels();
+  };
   $('sheet-stop').onclick = $('stop').onclick;
   for (const p of [1, 2]) {
     $(`p${p}`).value = ui.players[p];
     $(`p${p}`).onchange = () => {
       ui.players[p] = $(`p${p}`).value;
+      ui.waiting = false;
       sessionStorage.setItem(PLAYERS, JSON.stringify(ui.players));
       drawPanels();
       redraw();

@@ -98,7 +98,22 @@ export function drawBanner(ui) {
   $('banner-analyze').disabled = !!g.busy || g.length === 0;
 }
 
-// The move list (the whole line: moves undone are dimmed), the result,
+// The plies of the placements that a time machine played up to the
+// shown move took back: the last two on the board when it was called
+// (the rules make them the caller's and then the opponent's).
+function takenBack(g) {
+  const taken = new Set();
+  const onBoard = [];
+  for (const m of g.line) {
+    if (m.ply > g.ply) break;
+    if (m.move === 'tm') for (const p of onBoard.splice(-2)) taken.add(p);
+    else if (m.move !== 'swap') onBoard.push(m.ply);
+  }
+  return taken;
+}
+
+// The move list (the whole line: moves undone are dimmed, placements a
+// time machine took back struck through), the result,
 // the perimeter counts and the position code.
 export function drawGame(ui, onGoto) {
   const g = ui.game;
@@ -106,10 +121,14 @@ export function drawGame(ui, onGoto) {
   list.replaceChildren();
   const marks = new Map();
   if (ui.analysis) for (const m of ui.analysis.moves) if (m.mark) marks.set(m.ply, m.mark.replace('_', ' '));
+  const taken = takenBack(g);
   for (const m of g.line) {
-    const li = el('li', { class: `p${m.player}`, 'data-ply': m.ply, title: m.cells || m.move }, m.move);
+    const back = taken.has(m.ply);
+    const title = back ? `${m.move}: taken back by the time machine` : m.cells || m.move;
+    const li = el('li', { class: `p${m.player}`, 'data-ply': m.ply, title }, m.move);
     if (m.ply === g.ply) li.classList.add('current');
     if (m.ply > g.ply) li.classList.add('future');
+    if (back) li.classList.add('taken');
     if (marks.has(m.ply)) li.append(el('span', { class: 'mark' }, marks.get(m.ply)));
     // The move shown is where the game is: a click on it changes nothing.
     li.addEventListener('click', () => { if (m.ply !== g.ply) onGoto(m.ply); });

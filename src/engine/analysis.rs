@@ -237,7 +237,9 @@ pub fn analyze(
             (exact(proven, v), proven)
         };
         let loss = if same { 0.0 } else { (before - after).max(0.0) };
-        let mark = if eval.proven == Some(Proven::Win) && proven_after != Some(Proven::Win) {
+        // The proof shown as `proven_before` decides: the position's own,
+        // or that of the engine's choice in it.
+        let mark = if proven_before == Some(Proven::Win) && proven_after != Some(Proven::Win) {
             Some(Mark::MissedWin)
         } else if same {
             None

@@ -83,6 +83,9 @@ fn json_has_one_entry_per_placement_summaries_and_the_result() {
                 assert!((0.0..=1.0).contains(&v), "{}: {key} {v}", row[0]);
             }
             assert!(marks.contains(&m["mark"]), "{}: {}", row[0], m["mark"]);
+            // A missed win is what the proofs shown say it is.
+            let missed = m["proven_before"] == "win" && m["proven_after"] != "win";
+            assert_eq!(m["mark"] == "missed_win", missed, "{}: {m}", row[0]);
             if m["played"] == m["best"] {
                 assert_eq!(m["loss"], 0.0, "the engine's own choice loses nothing: {m}");
             }
@@ -198,4 +201,22 @@ fn bad_files_and_arguments_are_refused() {
         args.extend(bad.iter());
         assert!(!cabra(&args).status.success(), "{bad:?}");
     }
+}
+
+#[test]
+fn a_game_with_a_time_machine_counts_moves_as_check_does() {
+    // Under the variants a time machine is a move that places nothing:
+    // the header counts moves, not placements, as `cabra check` does.
+    let dir = temp_dir();
+    let file = dir.path().join("tm.caminos");
+    std::fs::write(
+        &file,
+        "# rules: bridget\n110 120 121 122\n330 340 430 440\ntime machine\n",
+    )
+    .unwrap();
+    let text = analyze(&file, &[]);
+    let first = text.lines().next().unwrap();
+    assert!(first.contains(": 3 moves; "), "{first}");
+    let check = ok(&["check", file.to_str().unwrap()]);
+    assert!(check.contains("3 moves"), "{check}");
 }

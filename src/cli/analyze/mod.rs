@@ -89,15 +89,20 @@ pub struct Analysis {
     pub budget: serde_json::Value,
     #[serde(skip)]
     budget_text: String,
+    /// What the text calls a move: a placement under the default rules,
+    /// a move under the variants (as `cabra check` says).
+    #[serde(skip)]
+    noun: &'static str,
     pub engine: String,
     pub threads: usize,
     pub seed: u64,
     /// The loss thresholds of the marks.
     pub thresholds: serde_json::Value,
-    /// Placements in the game.
+    /// Moves in the game: its placements, swaps and time machines (the
+    /// field's name is that of 0.2.0, kept for scripts).
     pub placements: usize,
     /// Whether a signal cut the analysis short (`moves` then holds the
-    /// placements finished).
+    /// moves finished).
     pub interrupted: bool,
     pub moves: Vec<MoveAnalysis>,
     pub summary: [Summary; 2],
@@ -117,7 +122,7 @@ pub fn analyze_game(
     let budget = engine.budget(&Request::analysis(pos));
     let bar = indicatif::ProgressBar::new(pos.plies() as u64).with_style(
         indicatif::ProgressStyle::with_template(
-            "analyzing {bar:30} {pos}/{len} placements, {elapsed} (Ctrl-C stops)",
+            "analyzing {bar:30} {pos}/{len}, {elapsed} (Ctrl-C stops)",
         )
         .expect("a valid template"),
     );
@@ -144,6 +149,11 @@ pub fn analyze_game(
         file,
         budget: budget_json.into(),
         budget_text: budget.to_string(),
+        noun: if pos.rules().is_default() {
+            "placement"
+        } else {
+            "move"
+        },
         engine: config.name.clone(),
         threads: config.threads.unwrap_or(1),
         seed: config.seed.unwrap_or(0),

@@ -18,7 +18,7 @@ pub fn table(a: &Analysis) -> String {
         s,
         "{}: {}; {} a search, {}, seed {}",
         a.file,
-        plural(a.placements as u64, "placement"),
+        plural(a.placements as u64, a.noun),
         a.budget_text,
         plural(a.threads as u64, "thread"),
         a.seed
@@ -27,7 +27,7 @@ pub fn table(a: &Analysis) -> String {
         let _ = writeln!(
             s,
             "interrupted: the first {} analyzed",
-            plural(a.moves.len() as u64, "placement")
+            plural(a.moves.len() as u64, a.noun)
         );
     }
     let _ = writeln!(

@@ -28,10 +28,14 @@ pub fn read_input(path: &Path) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// "cannot `verb` `path`: why", the why in words ([`in_words`]).
+pub fn io_error(verb: &str, path: &Path, e: &std::io::Error) -> anyhow::Error {
+    anyhow::anyhow!("cannot {verb} {}: {}", path.display(), in_words(e))
+}
+
 /// Reads a game record from a file.
 pub fn read_record(path: &Path) -> anyhow::Result<Record> {
-    let bytes = read_input(path)
-        .map_err(|e| anyhow::anyhow!("cannot read {}: {}", path.display(), in_words(&e)))?;
+    let bytes = read_input(path).map_err(|e| io_error("read", path, &e))?;
     parse_record(&bytes).with_context(|| format!("{} is not a valid game", path.display()))
 }
 

@@ -77,7 +77,8 @@ impl RulesOptions {
         if variant_differs || swap_differs {
             let said = match (self.rules, self.swap) {
                 (Some(_), _) => self.rules().to_string(),
-                (None, _) => "swap".to_string(),
+                // The file's variant, with or without the swap the options say.
+                (None, swap) => Rules { swap, ..file_rules }.to_string(),
             };
             bail!(
                 "{} is played under the {file_rules} rules{}, but the options say {said}",

@@ -159,6 +159,8 @@ pub(crate) fn in_words(e: &std::io::Error) -> String {
         ErrorKind::PermissionDenied => "permission denied".into(),
         ErrorKind::NotFound => "there is no such file".into(),
         ErrorKind::IsADirectory => "it is a folder, not a file".into(),
+        ErrorKind::NotADirectory => "a file is in the way of a folder".into(),
+        ErrorKind::AlreadyExists => "a file of that name is in the way".into(),
         _ => e.to_string(),
     }
 }

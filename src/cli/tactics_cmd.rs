@@ -56,7 +56,7 @@ fn tests(path: Option<&Path>) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
     };
     let files = if path.is_dir() {
         let mut v: Vec<PathBuf> = std::fs::read_dir(path)
-            .with_context(|| format!("cannot read {}", path.display()))?
+            .map_err(|e| crate::cli::files::io_error("read", path, &e))?
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == "caminos"))
             .collect();
@@ -71,7 +71,7 @@ fn tests(path: Option<&Path>) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
     files
         .into_iter()
         .map(|f| {
-            let bytes = read_input(&f).with_context(|| format!("cannot read {}", f.display()))?;
+            let bytes = read_input(&f).map_err(|e| crate::cli::files::io_error("read", &f, &e))?;
             Ok((f.display().to_string(), bytes))
         })
         .collect()

@@ -187,3 +187,38 @@ fn a_file_line_in_piece_notation_is_explained() {
         "{err}"
     );
 }
+
+#[test]
+fn file_errors_are_said_in_words_by_every_command() {
+    // Not `No such file or directory (os error 2)`: the same words as
+    // `cabra check` says them.
+    let dir = temp_dir();
+    let missing = dir.path().join("missing.caminos");
+    let missing = missing.to_str().unwrap();
+    let in_the_way = dir.path().join("afile");
+    std::fs::write(&in_the_way, "").unwrap();
+    let in_the_way = in_the_way.to_str().unwrap();
+    for (args, words) in [
+        (vec!["check", missing], "there is no such file"),
+        (vec!["tactics", missing], "there is no such file"),
+        (
+            vec![
+                "analyze",
+                "games",
+                "--out",
+                in_the_way,
+                "--iterations",
+                "10",
+            ],
+            "a file of that name is in the way",
+        ),
+    ] {
+        let out = cabra(&args);
+        let err = stderr(&out);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(
+            err.contains(words) && !err.contains("os error"),
+            "{args:?}: {err}"
+        );
+    }
+}

@@ -29,10 +29,16 @@ impl Tag {
 }
 
 /// What ids are compared by: a string as it is, a number by its value
-/// (`5`, `5.0` and `5e0` are one id).
+/// (`5`, `5.0` and `5e0` are one id), a whole number exactly (two ids
+/// above 2^53 that one double would hold stay two).
 pub fn key(id: &Value) -> String {
     match id {
-        Value::Number(n) => format!("#{}", n.as_f64().unwrap_or(f64::NAN)),
+        Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
+            (Some(u), _, _) => format!("#{u}"),
+            (_, Some(i), _) => format!("#{i}"),
+            (_, _, Some(f)) if f.fract() == 0.0 && f.abs() < 1e20 => format!("#{}", f as i128),
+            (_, _, f) => format!("#{}", f.unwrap_or(f64::NAN)),
+        },
         other => other.to_string(),
     }
 }
@@ -192,6 +198,10 @@ mod tests {
         assert_eq!(n("5"), n("5e0"));
         assert_ne!(n("5"), n("\"5\""));
         assert_ne!(n("5"), n("6"));
+        assert_eq!(n("-3"), n("-3.0"));
+        assert_ne!(n("1.5"), n("1"));
+        // Whole numbers that one double would round together stay apart.
+        assert_ne!(n("12345678901234567890"), n("12345678901234567891"));
         let q = |t: &str| -> Map<String, Value> { serde_json::from_str(t).unwrap() };
         let e = parse_action(&q(
             r#"{"id": 1, "action": "terminate", "terminate_id": [1]}"#,

@@ -112,8 +112,16 @@ pub struct AnalysisArgs {
     #[command(flatten)]
     pub engine: EngineOptions,
     /// Queries analyzed at once [default: cores / threads per query].
-    #[arg(long, value_parser = parse_threads, value_name = "N")]
+    #[arg(long, value_parser = parse_workers, value_name = "N")]
     pub workers: Option<usize>,
+}
+
+/// A count of workers: as many as there may be threads.
+fn parse_workers(s: &str) -> Result<usize, String> {
+    parse_threads(s).map_err(|_| {
+        let max = cabra::engine::MAX_THREADS;
+        format!("'{s}' is not a number of queries at once from 1 to {max}")
+    })
 }
 
 /// Writes one line of JSON to standard output at once (workers share it).

@@ -94,6 +94,8 @@ pub fn id_of(q: &Map<String, Value>) -> Result<Value, Failure> {
 
 /// The JSON object on one line of input.
 pub fn object(line: &str) -> Result<Map<String, Value>, Failure> {
+    // A file saved by an editor that marks UTF-8 starts with a BOM.
+    let line = line.strip_prefix('\u{feff}').unwrap_or(line);
     let value: Value = serde_json::from_str(line)
         .map_err(|e| Failure::new(&Value::Null, format!("not JSON: {e}")))?;
     match value {
@@ -248,10 +250,12 @@ impl Query {
             },
         };
         if let Some(v) = q.get("seed") {
-            config.seed = Some(
-                v.as_u64()
-                    .ok_or_else(|| fail("\"seed\" must be a whole number from 0".into()))?,
-            );
+            config.seed = Some(v.as_u64().ok_or_else(|| {
+                fail(format!(
+                    "\"seed\" must be a whole number from 0 to {}",
+                    u64::MAX
+                ))
+            })?);
         }
         Ok(Query {
             id,
@@ -387,6 +391,8 @@ mod tests {
     #[test]
     fn bad_queries_say_what_is_wrong() {
         assert!(error("{").contains("not JSON"));
+        // A byte order mark before the object is no part of it.
+        assert!(object("\u{feff}{\"id\": 1}").is_ok());
         assert!(error("[1]").contains("JSON object"));
         assert!(error(r#"{"moves":[]}"#).contains("\"id\""));
         assert!(error(r#"{"id":1,"iteration":5}"#).contains("unknown field \"iteration\""));

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 
 use crate::cli::shards::fnv64;
 
@@ -32,10 +32,10 @@ pub fn gather(paths: &[PathBuf]) -> anyhow::Result<Vec<Item>> {
         if path.is_dir() {
             let mut found = 0;
             let entries = std::fs::read_dir(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
+                .map_err(|e| crate::cli::files::io_error("read", path, &e))?;
             for entry in entries {
                 let p = entry
-                    .with_context(|| format!("cannot read {}", path.display()))?
+                    .map_err(|e| crate::cli::files::io_error("read", path, &e))?
                     .path();
                 if p.is_file() && p.extension().is_some_and(|e| e == "caminos") {
                     files.push(p);
@@ -54,7 +54,7 @@ pub fn gather(paths: &[PathBuf]) -> anyhow::Result<Vec<Item>> {
     let mut items = Vec::with_capacity(files.len());
     for path in files {
         let bytes =
-            std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+            std::fs::read(&path).map_err(|e| crate::cli::files::io_error("read", &path, &e))?;
         let name = path.file_name().map_or_else(
             || path.display().to_string(),
             |n| n.to_string_lossy().into_owned(),

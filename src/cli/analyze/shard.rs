@@ -43,7 +43,7 @@ pub fn run(args: &AnalyzeArgs, out: &Path) -> anyhow::Result<()> {
     let items = gather(&args.paths)?;
     let header = header(args, &items);
     let part = args.shard.unwrap_or(Shard::WHOLE);
-    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    std::fs::create_dir_all(out).map_err(|e| crate::cli::files::io_error("create", out, &e))?;
     let path = records_file(out);
     let _lock = lock_records(&path)?;
     let (lines, keep) = read_records(&path)?;

@@ -38,7 +38,7 @@ pub fn game_file(dir: &Path, g: usize) -> PathBuf {
 /// records that no longer name them. Other files are left alone.
 fn remove_games_beyond(dir: &Path, games: u64) -> anyhow::Result<()> {
     let entries =
-        std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?;
+        std::fs::read_dir(dir).map_err(|e| crate::cli::files::io_error("read", dir, &e))?;
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(number) = name
@@ -108,7 +108,7 @@ pub fn play_all(
     let threads = specs.iter().map(|s| s.threads(limits)).max().unwrap_or(1);
     let concurrency = concurrency(opts, threads, games);
     if let Some(dir) = out {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|e| crate::cli::files::io_error("create", dir, &e))?;
         // Find out now, not after the last game, that the games cannot be kept.
         tempfile::Builder::new()
             .prefix(".cabra-write-test")

@@ -249,7 +249,7 @@ fn header(
     let openings = match &opts.openings {
         Some(path) => {
             let bytes = super::files::read_input(path)
-                .with_context(|| format!("cannot read the openings {}", path.display()))?;
+                .map_err(|e| crate::cli::files::io_error("read the openings", path, &e))?;
             let name = path.file_name().map_or_else(
                 || path.display().to_string(),
                 |n| n.to_string_lossy().into_owned(),
@@ -295,7 +295,7 @@ fn play_recorded(
     let mut recorder = None;
     let mut _lock = None;
     if let Some(dir) = out {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|e| crate::cli::files::io_error("create", dir, &e))?;
         let path = records_file(dir);
         _lock = Some(lock_records(&path)?);
         let (lines, keep) = if opts.force {

@@ -7,7 +7,6 @@
 
 use std::path::Path;
 
-use anyhow::Context;
 use cabra::game::{Placement, Position, parse_placement_or_cells};
 
 use super::process::{clip, printable};
@@ -53,7 +52,7 @@ pub fn parse_openings(text: &str, start: &Position) -> Result<Vec<Vec<Placement>
 /// The openings of the file at `path` (see [`parse_openings`]).
 pub fn read_openings(path: &Path, start: &Position) -> anyhow::Result<Vec<Vec<Placement>>> {
     let bytes =
-        read_input(path).with_context(|| format!("cannot read the openings {}", path.display()))?;
+        read_input(path).map_err(|e| crate::cli::files::io_error("read the openings", path, &e))?;
     // As in a .caminos file, bytes that are not UTF-8 are harmless in a
     // comment and an error naming its line elsewhere.
     let text = String::from_utf8_lossy(&bytes);

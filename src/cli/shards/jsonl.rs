@@ -35,7 +35,7 @@ pub fn read_numbered_lines<T: DeserializeOwned>(
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+        Err(e) => return Err(e).map_err(|e| crate::cli::files::io_error("read", path, &e)),
     };
     let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     let mut lines = Vec::new();

@@ -1,30 +1,5 @@
-//! The engine handle: the one way a search starts, for every front end.
-//!
-//! A handle owns an [`Engine`] (its configuration and the tree kept along
-//! the game) and the threads that search with it. A front end builds a
-//! [`Request`] (the position, what the search is for, its own limits if
-//! any, a game clock if any, how often to report), starts it, and gets a
-//! [`Job`]: it may listen to progress reports, stop the job, and wait for
-//! its [`Thought`]. Each job has its own stop; the caller never touches
-//! flags or threads, and the limits are settled in one place
-//! ([`Budget::resolve`]). Longer work (a whole game's analysis, several
-//! turns of a query) runs as one job of several searches ([`Thinker`]).
-//!
-//! ```
-//! use cabra::engine::{Budget, EngineConfig, EngineHandle, Progress, Request, defaults};
-//! use cabra::game::Position;
-//! let config = EngineConfig::parse("threads=1,seed=3").unwrap();
-//! let engine = EngineHandle::new(config, &defaults::SEARCH);
-//! let request = Request::new(Position::new()).limits(Budget::iterations(2_000));
-//! let job = engine.start(request, |p: &Progress| println!("{} iterations", p.report.iterations));
-//! let thought = job.wait().unwrap();
-//! assert_eq!(thought.report.iterations, 2_000);
-//! assert!(thought.report.best.is_some());
-//! // A search that runs until it is stopped.
-//! let job = engine.start(Request::analysis(Position::new()).until_stopped(), |_: &Progress| {});
-//! let thought = job.stop_and_wait().unwrap();
-//! assert!(thought.interrupted);
-//! ```
+//! The engine handle: the one way a search starts, for every front end
+//! ([`EngineHandle`]).
 
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -310,6 +285,32 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// The one engine of a front end (or of one game of it): the searches it
 /// runs, one at a time, on threads of its own.
+///
+/// A handle owns an [`Engine`] (its configuration and the tree kept along
+/// the game) and the threads that search with it. A front end builds a
+/// [`Request`] (the position, what the search is for, its own limits if
+/// any, a game clock if any, how often to report), starts it, and gets a
+/// [`Job`]: it may listen to progress reports, stop the job, and wait for
+/// its [`Thought`]. Each job has its own stop; the caller never touches
+/// flags or threads, and the limits are settled in one place
+/// ([`Budget::resolve`]). Longer work (a whole game's analysis, several
+/// turns of a query) runs as one job of several searches ([`Thinker`]).
+///
+/// ```
+/// use cabra::engine::{Budget, EngineConfig, EngineHandle, Progress, Request, defaults};
+/// use cabra::game::Position;
+/// let config = EngineConfig::parse("threads=1,seed=3").unwrap();
+/// let engine = EngineHandle::new(config, &defaults::SEARCH);
+/// let request = Request::new(Position::new()).limits(Budget::iterations(2_000));
+/// let job = engine.start(request, |p: &Progress| println!("{} iterations", p.report.iterations));
+/// let thought = job.wait().unwrap();
+/// assert_eq!(thought.report.iterations, 2_000);
+/// assert!(thought.report.best.is_some());
+/// // A search that runs until it is stopped.
+/// let job = engine.start(Request::analysis(Position::new()).until_stopped(), |_: &Progress| {});
+/// let thought = job.stop_and_wait().unwrap();
+/// assert!(thought.interrupted);
+/// ```
 pub struct EngineHandle {
     engine: Arc<Mutex<Engine>>,
     /// A copy of the engine's configuration, readable during a search.
@@ -321,9 +322,12 @@ pub struct EngineHandle {
 }
 
 impl EngineHandle {
-    /// A handle for an engine configured as `config` (complete it with
-    /// [`super::defaults::Options::complete`] first), in the front end of
-    /// `defaults`.
+    /// A handle for an engine configured as `config`, in the front end of
+    /// `defaults`, whose default limits a request without its own gets
+    /// (`defaults::SEARCH`: one second). A program gives the threads and
+    /// limits it wants in `config` (`threads=2`, `iterations=…`), or
+    /// completes it with [`super::defaults::Options::complete`] as the
+    /// command line does; otherwise a search runs on one thread.
     pub fn new(config: EngineConfig, defaults: &Defaults) -> EngineHandle {
         EngineHandle {
             engine: Arc::new(Mutex::new(Engine::new(config.clone()))),
@@ -432,6 +436,9 @@ impl EngineHandle {
     }
 
     /// Starts the search of `request`, telling `listener` of its progress.
+    /// The engine runs one job at a time: a job still running is stopped
+    /// first (its thought comes back `interrupted`), so a program with
+    /// searches to run side by side keeps a handle for each.
     pub fn start(&self, request: Request, mut listener: impl Listener + 'static) -> Job<Thought> {
         self.spawn(move |t| t.search(&request, &mut listener))
     }

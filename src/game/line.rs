@@ -1,22 +1,6 @@
 //! The game line: the moves played, and the moves taken back that `redo`
 //! would bring back, as every front end keeps them (the REPL's `undo` and
 //! `redo`, the page's review of a game, the protocol's `undo`).
-//!
-//! ```
-//! use cabra::game::{GameLine, Position, parse_move};
-//! let mut line = GameLine::new(Position::new());
-//! for m in ["L E180 110", "O T0 330", "T T0 550"] {
-//!     line.play(parse_move(m).unwrap()).unwrap();
-//! }
-//! line.goto(1).unwrap();
-//! assert_eq!(line.ply(), 1);
-//! assert_eq!(line.len(), 3); // the whole game is kept
-//! assert_eq!(line.redo().unwrap().to_string(), "O T0 330");
-//! // A move other than the next one of the line starts a new line.
-//! line.play(parse_move("L T270 040").unwrap()).unwrap();
-//! assert_eq!(line.len(), 3);
-//! assert!(!line.can_redo());
-//! ```
 
 use thiserror::Error;
 
@@ -36,6 +20,22 @@ pub struct PastTheEnd {
 
 /// A game with its redo list: the position shown, which is `ply` moves
 /// into the line, and the moves after it.
+///
+/// ```
+/// use cabra::game::{GameLine, Position, parse_move};
+/// let mut line = GameLine::new(Position::new());
+/// for m in ["L E180 110", "O T0 330", "T T0 550"] {
+///     line.play(parse_move(m).unwrap()).unwrap();
+/// }
+/// line.goto(1).unwrap();
+/// assert_eq!(line.ply(), 1);
+/// assert_eq!(line.len(), 3); // the whole game is kept
+/// assert_eq!(line.redo().unwrap().to_string(), "O T0 330");
+/// // A move other than the next one of the line starts a new line.
+/// line.play(parse_move("L T270 040").unwrap()).unwrap();
+/// assert_eq!(line.len(), 3);
+/// assert!(!line.can_redo());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameLine {
     /// The position shown; its history is the line up to here.

@@ -104,9 +104,16 @@ pub fn parse_placement(text: &str) -> Result<Placement, NotationError> {
 }
 
 /// The placement made of these four cells, whatever their order.
-/// Errors say why they are not a placement: a repeated cube, not a piece
-/// shape, or not touching the board.
+/// Errors say why they are not a placement: a cube off the board, a
+/// repeated cube, not a piece shape, or not touching the board.
 pub fn placement_from_cells(cells: [Cell; 4]) -> Result<Placement, NotationError> {
+    // `Cell`'s fields are public: cells may come from anywhere.
+    if let Some(c) = cells
+        .iter()
+        .find(|c| c.x >= 8 || c.y >= 8 || usize::from(c.z) >= super::bitboard::LAYERS)
+    {
+        return err(format!("cube {c} is off the board"));
+    }
     for (i, a) in cells.iter().enumerate() {
         if cells[..i].contains(a) {
             return err(format!("cube {a} is listed twice"));
@@ -185,6 +192,26 @@ pub fn parse_placement_or_cells(text: &str) -> Result<Placement, NotationError> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cells_off_the_board_are_an_error_not_a_panic() {
+        let c = |x, y, z| Cell { x, y, z };
+        for cells in [
+            [c(6, 0, 0), c(7, 0, 0), c(8, 0, 0), c(6, 1, 0)],
+            [c(0, 0, 3), c(0, 0, 4), c(0, 0, 5), c(0, 0, 6)],
+            [
+                c(200, 200, 0),
+                c(201, 200, 0),
+                c(202, 200, 0),
+                c(201, 201, 0),
+            ],
+        ] {
+            let e = placement_from_cells(cells).unwrap_err();
+            assert!(e.to_string().contains("off the board"), "{e}");
+        }
+        let ok = [c(6, 0, 0), c(7, 0, 0), c(5, 0, 0), c(6, 1, 0)];
+        assert!(placement_from_cells(ok).is_ok());
+    }
 
     #[test]
     fn forgiving_spellings_all_read_the_same() {

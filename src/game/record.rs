@@ -200,9 +200,32 @@ pub fn write_game(pos: &Position) -> String {
 }
 
 /// The record of a game after header comment lines (each written `#` and
-/// its text, as [`Record::header`] holds them).
+/// its text, as [`Record::header`] holds them), which always reads back
+/// as the same game: a header text with line breaks is written as several
+/// comment lines, and one that would read as a `# rules:` line is left
+/// out (the game's own rules line says its rules).
+///
+/// ```
+/// use cabra::game::record::{parse_record, write_record};
+/// use cabra::game::Position;
+///
+/// let pos = Position::default();
+/// let header = vec![" Event: club night\n Round 2".to_string(), " rules: bridget".to_string()];
+/// let text = write_record(&header, &pos);
+/// assert_eq!(text, "# Event: club night\n# Round 2\n");
+/// assert_eq!(parse_record(text.as_bytes()).unwrap().position, pos);
+/// ```
 pub fn write_record(header: &[String], pos: &Position) -> String {
-    let mut s: String = header.iter().map(|h| format!("#{h}\n")).collect();
+    let mut s = String::new();
+    for h in header {
+        for line in h.replace("\r\n", "\n").split(['\n', '\r']) {
+            if rules_line(line.as_bytes()).is_none() {
+                s.push('#');
+                s.push_str(line);
+                s.push('\n');
+            }
+        }
+    }
     s.push_str(&write_game(pos));
     s
 }
@@ -230,6 +253,15 @@ mod variant_tests {
             "# a header\n# rules: bridget swap\n110 120 121 122  # L E180 110\nswap\n"
         );
         assert_eq!(parse_record(out.as_bytes()).unwrap(), r);
+        // A header that says other rules, or holds line breaks, cannot
+        // make the record another game or an unreadable one.
+        let header = vec![" rules: caminos".to_string(), "a\r\nb\rc".to_string()];
+        let out = write_record(&header, &r.position);
+        assert!(
+            out.starts_with("#a\n#b\n#c\n# rules: bridget swap\n"),
+            "{out}"
+        );
+        assert_eq!(parse_record(out.as_bytes()).unwrap().position, r.position);
         // A rules line after the first move, or a second one that differs.
         let late = parse_record(b"110 120 121 122\n# rules: bridget\n").unwrap_err();
         assert_eq!(late.line, 2);

@@ -272,7 +272,11 @@ impl Position {
         Ok(())
     }
 
-    /// Plays a legal move for the side to move.
+    /// Plays a legal move for the side to move, unchecked: the fast call
+    /// for a search that plays only moves it generated. A move of
+    /// unknown origin goes through [`Position::try_play_move`]: an illegal
+    /// one here panics in a debug build and, in a release build, leaves a
+    /// position no game can reach.
     #[inline]
     pub fn play_move(&mut self, m: Move) {
         match m {
@@ -284,7 +288,9 @@ impl Position {
 
     /// Plays a legal placement for the side to move and updates the status:
     /// a bridge wins for the mover; otherwise, if the next player has no legal
-    /// placement, the game ends by the count of the rules.
+    /// placement, the game ends by the count of the rules. Unchecked, as
+    /// [`Position::play_move`]: a placement of unknown origin goes through
+    /// [`Position::try_play`].
     #[inline]
     pub fn play(&mut self, p: Placement) {
         debug_assert!(self.is_legal(p), "illegal placement {p}");

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use cabra::engine::tactics::{Kind, SUITE, kind_in, solves};
+use cabra::engine::tactics::{Kind, SUITE, kind_in, solutions, solves};
 use cabra::engine::{Request, defaults};
 use cabra::game::Position;
 use cabra::game::record::parse_record;
@@ -87,6 +87,24 @@ fn load(name: &str, bytes: &[u8]) -> anyhow::Result<(Position, Kind)> {
     let pos = parse_record(bytes)
         .with_context(|| format!("{name} is not a valid game"))?
         .position;
+    // A test no move can pass is a broken test, not an engine's failure.
+    if pos.status().is_over() {
+        bail!(
+            "{name}: the game is over ({}): a tactic needs a move to find",
+            pos.status()
+        );
+    }
+    let asks = match kind {
+        Kind::Win1 => Some("wins at once"),
+        Kind::Block => Some("stops the opponent's win in one"),
+        // (An exhaustive check of a win in two takes too long to run first.)
+        Kind::Win2 => None,
+    };
+    if let Some(asks) = asks {
+        if solutions(&pos, kind).is_empty() {
+            bail!("{name}: no placement {asks} here: the test cannot be solved");
+        }
+    }
     Ok((pos, kind))
 }
 

@@ -222,3 +222,25 @@ fn file_errors_are_said_in_words_by_every_command() {
         );
     }
 }
+
+#[test]
+fn a_tactic_no_move_can_pass_is_refused_as_broken() {
+    // A finished game, or a `win1` with no win in one, is a broken test:
+    // scored as FAILED it would blame the engine.
+    let dir = temp_dir();
+    let over = dir.path().join("over.caminos");
+    let game = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/climb-to-z2.caminos");
+    let game = std::fs::read_to_string(game).unwrap();
+    std::fs::write(&over, format!("# tactic: win1\n{game}")).unwrap();
+    let empty = dir.path().join("empty.caminos");
+    std::fs::write(&empty, "# tactic: win1\n").unwrap();
+    for (file, words) in [
+        (&over, "the game is over"),
+        (&empty, "no placement wins at once"),
+    ] {
+        let out = cabra(&["tactics", file.to_str().unwrap()]);
+        assert!(!out.status.success());
+        let err = stderr(&out);
+        assert!(err.contains(words), "{err}");
+    }
+}

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use cabra::engine::tactics::{Kind, SUITE, kind_in, solutions, solves};
+use cabra::engine::tactics::{Kind, SUITE, kind_in, legal_count, solutions, solves};
 use cabra::engine::{Request, defaults};
 use cabra::game::Position;
 use cabra::game::record::parse_record;
@@ -101,8 +101,12 @@ fn load(name: &str, bytes: &[u8]) -> anyhow::Result<(Position, Kind)> {
         Kind::Win2 => None,
     };
     if let Some(asks) = asks {
-        if solutions(&pos, kind).is_empty() {
+        let passing = solutions(&pos, kind).len();
+        if passing == 0 {
             bail!("{name}: no placement {asks} here: the test cannot be solved");
+        }
+        if kind == Kind::Block && passing == legal_count(&pos) {
+            bail!("{name}: the opponent threatens no win in one here: there is nothing to block");
         }
     }
     Ok((pos, kind))

@@ -234,9 +234,12 @@ fn a_tactic_no_move_can_pass_is_refused_as_broken() {
     std::fs::write(&over, format!("# tactic: win1\n{game}")).unwrap();
     let empty = dir.path().join("empty.caminos");
     std::fs::write(&empty, "# tactic: win1\n").unwrap();
+    let calm = dir.path().join("calm.caminos");
+    std::fs::write(&calm, "# tactic: block\n").unwrap();
     for (file, words) in [
         (&over, "the game is over"),
         (&empty, "no placement wins at once"),
+        (&calm, "nothing to block"),
     ] {
         let out = cabra(&["tactics", file.to_str().unwrap()]);
         assert!(!out.status.success());

@@ -66,7 +66,8 @@ fn read_queries(
         } else {
             match std::str::from_utf8(&line.bytes) {
                 Err(_) => Err("the line is not UTF-8 text".into()),
-                Ok(text) if text.trim().is_empty() => continue,
+                // (A line of a byte order mark alone is as blank.)
+                Ok(text) if text.trim_start_matches('\u{feff}').trim().is_empty() => continue,
                 Ok(text) => Ok(query::object(text).and_then(|q| {
                     if q.contains_key("action") {
                         let action = control::parse_action(&q)?;

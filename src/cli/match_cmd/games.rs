@@ -16,7 +16,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use cabra::engine::matches::{Clock, GameRecord, play_concurrently, play_game, random_opening};
 use cabra::game::Status;
 use cabra::game::record::{move_line, write_game};
@@ -51,7 +51,7 @@ fn remove_games_beyond(dir: &Path, games: u64) -> anyhow::Result<()> {
         };
         if number > games {
             std::fs::remove_file(entry.path())
-                .with_context(|| format!("cannot remove {}", entry.path().display()))?;
+                .map_err(|e| crate::cli::files::io_error("remove", &entry.path(), &e))?;
         }
     }
     Ok(())
@@ -113,7 +113,7 @@ pub fn play_all(
         tempfile::Builder::new()
             .prefix(".cabra-write-test")
             .tempfile_in(dir)
-            .with_context(|| format!("cannot write in {}", dir.display()))?;
+            .map_err(|e| crate::cli::files::io_error("write in", dir, &e))?;
         if opts.force && !plan.resume {
             remove_games_beyond(dir, opts.games)?;
         } else if !plan.resume {

@@ -64,9 +64,9 @@ impl Appender {
             .create(true)
             .append(true)
             .open(path)
-            .with_context(|| format!("cannot write {}", path.display()))?;
+            .map_err(|e| crate::cli::files::io_error("write", path, &e))?;
         file.set_len(keep)
-            .with_context(|| format!("cannot write {}", path.display()))?;
+            .map_err(|e| crate::cli::files::io_error("write", path, &e))?;
         Ok(Appender {
             file: Mutex::new(file),
             path: path.to_path_buf(),
@@ -80,7 +80,7 @@ impl Appender {
         let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
         file.write_all(text.as_bytes())
             .and_then(|()| file.flush())
-            .with_context(|| format!("cannot write {}", self.path.display()))
+            .map_err(|e| crate::cli::files::io_error("write", &self.path, &e))
     }
 }
 

@@ -6,7 +6,7 @@
 use std::fs::File;
 use std::path::Path;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 
 /// The lock on a records file, held until dropped (or the process ends).
 #[derive(Debug)]
@@ -27,7 +27,7 @@ pub fn lock_records(records: &Path) -> anyhow::Result<RunLock> {
         .create(true)
         .append(true)
         .open(records)
-        .with_context(|| format!("cannot write {}", records.display()))?;
+        .map_err(|e| crate::cli::files::io_error("write", records, &e))?;
     if !try_lock(&file, records) {
         let dir = records.parent().unwrap_or(records);
         bail!(

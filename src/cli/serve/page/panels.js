@@ -202,11 +202,15 @@ export function drawAnalysis(ui, onPoint) {
   const p = ui.anProgress;
   const working = ui.game.busy === 'analyzing';
   if (!working) ui.anProgress = null;
+  // Counted as `cabra analyze` counts: placements under the default
+  // rules, moves under the variants (a swap or a time machine is one).
+  const noun = ui.game.rules === 'caminos' ? 'placement' : 'move';
+  const count = (n) => `${n} ${noun}${n === 1 ? '' : 's'}`;
   $('an-status').textContent = working
-    ? (p ? `Analyzing: ${p.done} of ${p.total} placements…` : 'Analyzing…')
+    ? (p ? `Analyzing: ${p.done} of ${count(p.total)}…` : 'Analyzing…')
     : !a ? '' : a.complete
-      ? `Analyzed ${a.moves.length} placements.`
-      : `Stopped: ${a.moves.length} of ${a.placements} placements analyzed.`;
+      ? `Analyzed ${count(a.moves.length)}.`
+      : `Stopped: ${a.moves.length} of ${count(a.placements)} analyzed.`;
   if (!a) {
     plot.replaceChildren();
     $('an-list').replaceChildren();

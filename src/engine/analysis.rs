@@ -173,6 +173,33 @@ fn value_after(eval: Option<&Eval>, after: &Position, mover: Player) -> (f64, Op
     }
 }
 
+/// [`value_after`], with a time machine (after which the mover moves
+/// again) measured as every other move is, from the opponent's side:
+/// after the mover's best move there, searched. A search's value for its
+/// own side to move is optimistic, and would not compare with the others.
+fn measured(
+    thinker: &mut Thinker,
+    search: &mut dyn FnMut(&mut Thinker, &Position) -> Option<Eval>,
+    after: &Position,
+    eval: Option<&Eval>,
+    mover: Player,
+) -> (f64, Option<Proven>) {
+    let again = eval
+        .filter(|_| after.to_move() == mover)
+        .and_then(|e| e.best);
+    let Some(best) = again else {
+        return value_after(eval, after, mover);
+    };
+    // A proof of the position itself needs no second search.
+    if eval.is_some_and(|e| e.proven.is_some()) {
+        return value_after(eval, after, mover);
+    }
+    let mut next = *after;
+    next.play_move(best);
+    let e = search(thinker, &next);
+    value_after(e.as_ref(), &next, mover)
+}
+
 /// Analyzes the game `pos` (every placement of its history), each search
 /// with `limits` (`None`: the engine's). `listener` hears each search's
 /// progress (and may stop the analysis); `progress` is told how many
@@ -212,7 +239,13 @@ pub fn analyze(
         let eval = here
             .as_ref()
             .expect("a placement was made, so the game was on");
-        let (after, mut proven_after) = value_after(next.as_ref(), &positions[i + 1], mover);
+        let (after, mut proven_after) = measured(
+            thinker,
+            &mut search,
+            &positions[i + 1],
+            next.as_ref(),
+            mover,
+        );
         // The search at `i` may have proved the placement played.
         if let Some(p) = eval
             .report
@@ -232,7 +265,7 @@ pub fn analyze(
             let mut alt = positions[i];
             alt.play_move(best);
             let alt_eval = search(thinker, &alt);
-            let (v, p) = value_after(alt_eval.as_ref(), &alt, mover);
+            let (v, p) = measured(thinker, &mut search, &alt, alt_eval.as_ref(), mover);
             let proven = eval.proven.or(p);
             (exact(proven, v), proven)
         };

@@ -220,3 +220,26 @@ fn a_game_with_a_time_machine_counts_moves_as_check_does() {
     let check = ok(&["check", file.to_str().unwrap()]);
     assert!(check.contains("3 moves"), "{check}");
 }
+
+#[test]
+fn a_time_machine_is_valued_as_every_other_move() {
+    // After a time machine the mover moves again. Its value is taken, as
+    // every other move's, from the opponent's side after the mover's
+    // best placement: the search of that very position the next row
+    // values the engine's choice by, so the two agree.
+    let dir = temp_dir();
+    let file = dir.path().join("tm.caminos");
+    std::fs::write(
+        &file,
+        "# rules: bridget\n000 100 200 010\n060 160 260 070\ntm\n330 430 340 440\n",
+    )
+    .unwrap();
+    let doc: Value = serde_json::from_str(&analyze(&file, &["--json", "--seed", "1"])).unwrap();
+    let moves = doc["moves"].as_array().unwrap();
+    assert_eq!(moves[2]["played"], "tm");
+    assert!(moves[3]["proven_before"].is_null(), "{}", moves[3]);
+    assert_eq!(
+        moves[2]["winrate_after"], moves[3]["winrate_before"],
+        "{moves:?}"
+    );
+}

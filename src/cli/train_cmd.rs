@@ -261,15 +261,24 @@ fn data_files(dirs: &[PathBuf], out: &Path) -> anyhow::Result<Vec<PathBuf>> {
     };
     let mut files: Vec<PathBuf> = Vec::new();
     for dir in dirs {
-        if !dir.is_dir() {
-            bail!(
+        match std::fs::metadata(dir) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                bail!("{}: there is no such folder", dir.display())
+            }
+            Err(e) => return Err(super::files::io_error("read", dir, &e)),
+            Ok(m) if !m.is_dir() => bail!(
                 "{} is not a folder (give the folder of a results.jsonl)",
                 dir.display()
-            );
+            ),
+            Ok(_) => {}
         }
         let path = records_file(dir);
-        if !path.exists() {
-            bail!("{} holds no {}", dir.display(), super::shards::RECORDS);
+        match std::fs::metadata(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                bail!("{} holds no {}", dir.display(), super::shards::RECORDS)
+            }
+            Err(e) => return Err(super::files::io_error("read", &path, &e)),
+            Ok(_) => {}
         }
         if files.iter().any(|f| same(f, &path)) {
             bail!("{} is given twice in --data", dir.display());

@@ -112,7 +112,8 @@ pub fn placement_from_cells(cells: [Cell; 4]) -> Result<Placement, NotationError
         .iter()
         .find(|c| c.x >= 8 || c.y >= 8 || usize::from(c.z) >= super::bitboard::LAYERS)
     {
-        return err(format!("cube {c} is off the board"));
+        // (`XYZ` digits would run together: 12, 3, 0 and 1, 23, 0.)
+        return err(format!("cube ({}, {}, {}) is off the board", c.x, c.y, c.z));
     }
     for (i, a) in cells.iter().enumerate() {
         if cells[..i].contains(a) {
@@ -164,6 +165,30 @@ pub fn parse_move(text: &str) -> Result<Move, NotationError> {
         return Ok(m);
     }
     parse_placement_or_cells(text).map(Move::Place)
+}
+
+impl std::str::FromStr for Move {
+    type Err = NotationError;
+    /// As [`parse_move`]:
+    ///
+    /// ```
+    /// use cabra::game::Move;
+    /// let m: Move = "L E180 110".parse().unwrap();
+    /// assert_eq!(m, "110 120 121 122".parse().unwrap());
+    /// assert_eq!("tm".parse::<Move>().unwrap(), Move::TimeMachine);
+    /// assert!("L E45 110".parse::<Move>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<Move, NotationError> {
+        parse_move(s)
+    }
+}
+
+impl std::str::FromStr for Placement {
+    type Err = NotationError;
+    /// As [`parse_placement_or_cells`]: piece notation or twelve digits.
+    fn from_str(s: &str) -> Result<Placement, NotationError> {
+        parse_placement_or_cells(s)
+    }
 }
 
 /// Reads a placement in piece notation or as twelve digits.

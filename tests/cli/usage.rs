@@ -202,6 +202,10 @@ fn file_errors_are_said_in_words_by_every_command() {
         (vec!["check", missing], "there is no such file"),
         (vec!["tactics", missing], "there is no such file"),
         (
+            vec!["train", "--data", missing, "--out", missing],
+            "there is no such folder",
+        ),
+        (
             vec![
                 "analyze",
                 "games",

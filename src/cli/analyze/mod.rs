@@ -120,10 +120,15 @@ pub fn analyze_game(
     let config = engine.config();
     // Every search of the analysis has the limits of the first.
     let budget = engine.budget(&Request::analysis(pos));
+    let noun = if pos.rules().is_default() {
+        "placement"
+    } else {
+        "move"
+    };
     let bar = indicatif::ProgressBar::new(pos.plies() as u64).with_style(
-        indicatif::ProgressStyle::with_template(
-            "analyzing {bar:30} {pos}/{len}, {elapsed} (Ctrl-C stops)",
-        )
+        indicatif::ProgressStyle::with_template(&format!(
+            "analyzing {{bar:30}} {{pos}}/{{len}} {noun}s, {{elapsed}} (Ctrl-C stops)"
+        ))
         .expect("a valid template"),
     );
     let shown = bar.clone();
@@ -149,11 +154,7 @@ pub fn analyze_game(
         file,
         budget: budget_json.into(),
         budget_text: budget.to_string(),
-        noun: if pos.rules().is_default() {
-            "placement"
-        } else {
-            "move"
-        },
+        noun,
         engine: config.name.clone(),
         threads: config.threads.unwrap_or(1),
         seed: config.seed.unwrap_or(0),

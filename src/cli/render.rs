@@ -338,12 +338,16 @@ pub fn fit(text: &str, width: usize) -> String {
 /// default rules (where every move is one), moves under the variants
 /// (where a swap or a time machine is a move and places nothing).
 pub fn moves_of(pos: &Position, n: usize) -> String {
-    let noun = if pos.rules().is_default() {
+    cabra::engine::plural(n as u64, move_noun(pos))
+}
+
+/// The word [`moves_of`] counts `pos`'s moves in: `placement` or `move`.
+pub fn move_noun(pos: &Position) -> &'static str {
+    if pos.rules().is_default() {
         "placement"
     } else {
         "move"
-    };
-    cabra::engine::plural(n as u64, noun)
+    }
 }
 
 /// What decides a game without a bridge under `pos`'s rules, in words.

@@ -120,11 +120,7 @@ pub fn analyze_game(
     let config = engine.config();
     // Every search of the analysis has the limits of the first.
     let budget = engine.budget(&Request::analysis(pos));
-    let noun = if pos.rules().is_default() {
-        "placement"
-    } else {
-        "move"
-    };
+    let noun = crate::cli::render::move_noun(&pos);
     let bar = indicatif::ProgressBar::new(pos.plies() as u64).with_style(
         indicatif::ProgressStyle::with_template(&format!(
             "analyzing {{bar:30}} {{pos}}/{{len}} {noun}s, {{elapsed}} (Ctrl-C stops)"

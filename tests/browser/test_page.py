@@ -350,16 +350,21 @@ def test_a_game_the_server_forgot_is_replaced(browser):
     old = page.evaluate("window.cabra.ui.id")
     status = page.evaluate(f"fetch('/api/games/{old}', {{method: 'DELETE'}}).then(r => r.status)")
     assert status == 200
-    # The click that found the game gone is placed in the new one.
-    cell(page, 4, 4).click()
+    # Pointing at the board finds the game gone, and the click after that
+    # is placed in the new one: what the page said stays said over it
+    # (whether the click or the pointing found the game gone is a race).
+    cell(page, 4, 4).hover()
     expect(page.locator("#message")).to_contain_text("a new game was started")
+    cell(page, 4, 4).click()
     wait_ply(page, 1)
+    expect(page.locator("#message")).to_contain_text("a new game was started")
     assert page.evaluate("window.cabra.ui.id") != old
     # A game with moves is played into the new one from the page's copy,
     # the moves after the one shown included (as after a restart or an
     # expiry of the server's copy).
     cell(page, 1, 1).click()
     wait_ply(page, 2)
+    expect(page.locator("#message")).not_to_contain_text("a new game was started")
     page.click("#undo")
     wait_ply(page, 1)
     line = page.evaluate("window.cabra.ui.game.line.map((m) => m.move)")

@@ -26,6 +26,10 @@ const ui = {
   players: JSON.parse(sessionStorage.getItem(PLAYERS) || 'null') || { 1: 'human', 2: 'engine' },
   thinking: null, lastThought: '', analysis: null, reviewing: null, bannerClosed: null,
   events: null, asking: false, holding: false, note: '', noteKind: '',
+  // How many changes of position the note outlives: a restored game's
+  // words stay said over the move that found the game gone (or the one
+  // made right after), whichever started the restore.
+  noteKeep: 0,
   // A game loaded (a file, a code) waits for the player: the engine moves
   // again once asked to, or once a placement is made.
   waiting: false,
@@ -57,7 +61,7 @@ function ghosts() {
   return out;
 }
 
-function note(text, kind) { ui.note = text; ui.noteKind = kind; say(text, kind); }
+function note(text, kind, keep = 0) { ui.note = text; ui.noteKind = kind; ui.noteKeep = keep; say(text, kind); }
 
 const aim = makeAim({ ui, humanTurn, redraw: () => redraw(), place: (body) => place(body), note, say });
 
@@ -131,7 +135,8 @@ async function show(game) {
   if (prev && (prev.ply !== game.ply || prev.id !== game.id)) {
     // The position changed: an aim and a note were about the old one.
     aim.drop();
-    ui.note = '';
+    if (ui.noteKeep > 0) ui.noteKeep -= 1;
+    else ui.note = '';
   }
   if (ui.analysis && !game.analysis) { ui.analysis = null; ui.reviewing = null; }
   drawPanels();
@@ -159,7 +164,7 @@ async function recover(e, id) {
       try {
         await openGame();
         if (!lost || lost.length === 0) {
-          note('That game had expired on the server: a new game was started.', 'bad');
+          note('That game had expired on the server: a new game was started.', 'bad', 1);
           return;
         }
         try {
@@ -167,7 +172,7 @@ async function recover(e, id) {
           for (const m of lost.line.slice(lost.ply)) g = await api.place(ui.id, { move: m.move });
           if (g.ply !== lost.ply) g = await api.goto(ui.id, lost.ply);
           await show(g);
-          note('The server had lost this game (it restarted, or the game sat idle too long): it was restored from this page.', 'ok');
+          note('The server had lost this game (it restarted, or the game sat idle too long): it was restored from this page.', 'ok', 1);
         } catch (err) {
           note(`The server had lost this game, and it could not be restored (${err.message}): its position code ${lost.code} brings it back.`, 'bad');
         }
@@ -193,9 +198,7 @@ async function act(f, shows = true) {
   try { await run(); return true; } catch (e) {
     if (!await recover(e, id)) { note(e.message, 'bad'); return false; }
     if (ui.id === id || !ui.game) return false;
-    // What the restore said stays said over the request's result.
-    const [said, kind] = [ui.note, ui.noteKind];
-    try { await run(); note(said, kind); return true; } catch (again) { note(again.message, 'bad'); return false; }
+    try { await run(); return true; } catch (again) { note(again.message, 'bad'); return false; }
   }
 }
 
@@ -231,7 +234,8 @@ async function engineMove(auto) {
     ui.thinking = null;
     const { budget: limits, error } = budget();
     if (error) { note(error, 'bad'); return; }
-    if (ui.noteKind === 'bad') note('', '');
+    // A complaint is over once the engine is asked (a restore's words stay).
+    if (ui.noteKind === 'bad' && !ui.noteKeep) note('', '');
     try {
       await api.think(ui.id, limits);
     } catch (e) {
@@ -241,9 +245,9 @@ async function engineMove(auto) {
       // A game the server lost is restored; a move asked for by a click
       // is then asked for again (the engine plays its own turns anyway).
       if (!auto && ui.id !== id && ui.game && ui.game.result === 'ongoing' && !ui.game.busy) {
-        const [said, kind] = [ui.note, ui.noteKind];
+        const [said, kind, keep] = [ui.note, ui.noteKind, ui.noteKeep];
         await api.think(ui.id, limits);
-        note(said, kind);
+        note(said, kind, keep);
       }
     }
   } catch (e) {

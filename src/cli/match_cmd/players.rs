@@ -58,16 +58,20 @@ impl Limits {
             self.threads,
             if self.threads == 1 { "" } else { "s" }
         );
+        // Self-play has no margin: no program plays in it.
+        let margin = !self.margin.is_zero();
         match self.clock {
-            Some(c) => format!(
+            Some(c) if margin => format!(
                 "clock {c} a game, {threads}, lost beyond the time left + {}",
                 format_duration(self.margin)
             ),
-            None => format!(
+            Some(c) => format!("clock {c} a game, {threads}, lost beyond the time left"),
+            None if margin => format!(
                 "{} a placement, {threads}, lost beyond {}",
                 parts.join(" or "),
                 format_duration(self.move_limit())
             ),
+            None => format!("{} a placement, {threads}", parts.join(" or ")),
         }
     }
 }
@@ -257,6 +261,22 @@ mod tests {
         assert_eq!(
             on_clock.describe(),
             "clock 5s+100ms a game, 1 thread, lost beyond the time left + 1s"
+        );
+        // Self-play's limits (no margin) name no time they could be lost by.
+        let selfplay = Limits {
+            time: None,
+            iterations: Some(20),
+            margin: Duration::ZERO,
+            ..l
+        };
+        assert_eq!(selfplay.describe(), "20 iterations a placement, 1 thread");
+        let selfplay_clock = Limits {
+            clock: Some(TimeControl::parse("5s").unwrap()),
+            ..selfplay
+        };
+        assert_eq!(
+            selfplay_clock.describe(),
+            "clock 5s a game, 1 thread, lost beyond the time left"
         );
     }
 }

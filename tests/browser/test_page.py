@@ -485,6 +485,15 @@ def test_the_engine_plays_itself_thinking_live_and_stops(browser):
     page.click("#stop")
     wait_ply(page, 1)
     expect(page.locator("#live-text")).to_contain_text("(stopped)")
+    # The engine's first move taken back: the page says how to go on, and
+    # the engine does not move by itself.
+    page.click("#undo")
+    wait_ply(page, 0)
+    expect(page.locator("#message")).to_contain_text("Engine move now plays again from here, and Redo")
+    page.wait_for_timeout(1000)
+    assert ply(page) == 0 and not page.evaluate("window.cabra.ui.game.busy")
+    page.click("#redo")
+    wait_ply(page, 1)
     # Engine against itself: Stop pauses it after the stopped move, and
     # Engine move now goes on.
     page.select_option("#p2", "engine")

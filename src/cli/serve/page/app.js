@@ -288,7 +288,11 @@ async function undo() {
   // Against the engine, take back its reply and your placement together.
   const g = ui.game;
   const other = ui.players[3 - g.to_move];
-  if (g.can_undo && ui.players[g.to_move] === 'engine' && other === 'human') await act(() => api.undo(ui.id));
+  if (ui.players[g.to_move] !== 'engine' || other !== 'human') return;
+  if (g.can_undo) await act(() => api.undo(ui.id));
+  // At the start, the engine's first move is taken back alone: say how
+  // to go on, since the engine does not move by itself here.
+  else note(`Player ${g.to_move} is the engine: Engine move now plays again from here, and Redo brings its move back.`, 'ok');
 }
 
 async function redo() {

@@ -4,8 +4,10 @@
 #   scripts/package.sh BINARY TARGET VERSION DIR
 #
 # writes DIR/cabra-VERSION-TARGET.tar.gz, holding the directory
-# cabra-VERSION-TARGET/ with cabra, README.md, CHANGELOG.md and
-# docs/INSTALL.md, and DIR/cabra-VERSION-TARGET.tar.gz.sha256 in the format
+# cabra-VERSION-TARGET/ with cabra, README.md, CHANGELOG.md and the user
+# docs, docs/*.md (the README, the help texts and the docs link to them
+# by those paths; docs/research/ stays out), and
+# DIR/cabra-VERSION-TARGET.tar.gz.sha256 in the format
 # of `sha256sum` (so `sha256sum -c` or `shasum -a 256 -c` checks it), then
 # prints the archive's path. The release workflow packs every binary it
 # publishes with it, Linux and macOS alike (bash 3.2 is enough).
@@ -24,11 +26,12 @@ mkdir -p "$dist"
 dist="$(cd "$dist" && pwd)"
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
-mkdir -p "$stage/$name"
+mkdir -p "$stage/$name/docs"
 cp "$bin" "$stage/$name/cabra"
-cp "$repo/README.md" "$repo/CHANGELOG.md" "$repo/docs/INSTALL.md" "$stage/$name/"
-chmod 755 "$stage/$name/cabra"
-chmod 644 "$stage/$name/README.md" "$stage/$name/CHANGELOG.md" "$stage/$name/INSTALL.md"
+cp "$repo/README.md" "$repo/CHANGELOG.md" "$stage/$name/"
+cp "$repo"/docs/*.md "$stage/$name/docs/"
+chmod 755 "$stage/$name/cabra" "$stage/$name/docs"
+chmod 644 "$stage/$name/README.md" "$stage/$name/CHANGELOG.md" "$stage/$name"/docs/*.md
 (cd "$stage" && tar -czf "$dist/$name.tar.gz" "$name")
 
 if command -v sha256sum >/dev/null; then

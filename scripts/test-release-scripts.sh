@@ -91,8 +91,9 @@ printf '#!/bin/sh\necho stand-in\n' >"$tmp/cabra"
 chmod +x "$tmp/cabra"
 archive="$("$repo/scripts/package.sh" "$tmp/cabra" x86_64-unknown-linux-gnu 9.8.7 "$tmp/dist")"
 check "package: the archive's path" "$tmp/dist/cabra-9.8.7-x86_64-unknown-linux-gnu.tar.gz" "$archive"
+docs="$(for f in "$repo"/docs/*.md; do echo "cabra-9.8.7-x86_64-unknown-linux-gnu/docs/${f##*/}"; done)"
 check "package: the archive's contents" \
-    "$(printf '%s\n' cabra-9.8.7-x86_64-unknown-linux-gnu/ cabra-9.8.7-x86_64-unknown-linux-gnu/{CHANGELOG.md,INSTALL.md,README.md,cabra})" \
+    "$(printf '%s\n' cabra-9.8.7-x86_64-unknown-linux-gnu/ cabra-9.8.7-x86_64-unknown-linux-gnu/{CHANGELOG.md,README.md,cabra,docs/} "$docs" | sort)" \
     "$(tar -tzf "$archive" | sort)"
 check "package: sha256sum -c accepts the .sha256 file" \
     "cabra-9.8.7-x86_64-unknown-linux-gnu.tar.gz: OK" \

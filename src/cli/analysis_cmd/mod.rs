@@ -107,7 +107,8 @@ fn read_queries(
     after_help = "Reads one JSON query per line on standard input and writes one JSON answer \
                   per analyzed turn on standard output (docs/PROTOCOL.md). A query's own limits, \
                   engine and seed win over the options; without any, each search runs 50,000 \
-                  iterations. With one thread per query and a fixed seed the answers are reproducible."
+                  iterations on one thread (not all cores: the queries run side by side), seed 0. \
+                  With one thread per query and a fixed seed the answers are reproducible."
 )]
 pub struct AnalysisArgs {
     #[command(flatten)]

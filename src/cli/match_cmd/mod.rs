@@ -182,9 +182,16 @@ pub struct MatchArgs {
 
 /// Arguments of `cabra selfplay`.
 #[derive(clap::Args, Debug)]
+#[command(
+    override_usage = "cabra selfplay --out DIR [OPTIONS]\n       cabra selfplay --merge DIR...",
+    after_help = "Without a limit each move gets 100ms; --threads defaults to 1, --seed (openings \
+                  and engines) to 1. A limit in the engine configuration wins over the options. \
+                  Ctrl-C stops at once, keeping the games finished."
+)]
 pub struct SelfplayArgs {
-    /// The engine playing both sides.
-    #[arg(long, default_value = "default", value_parser = parse_engine)]
+    /// The engine playing both sides: a name (default, baseline) and/or
+    /// key=value pairs, e.g. "default,c=0.3" (`cabra engines` lists them).
+    #[arg(long, default_value = "default", value_parser = parse_engine, value_name = "CONFIG")]
     pub engine: EngineConfig,
     #[command(flatten)]
     pub play: PlayOptions,

@@ -6,6 +6,8 @@
 //!   paired openings of the per-pair scores (the pentanomial model: each
 //!   opening played once with each colour scores 0, 0.5, 1, 1.5 or 2),
 //!   with its standard error; `[elo(s - 1.96 se), elo(s + 1.96 se)]`.
+//!   Pairs are used only when every game played has its pair, so that the
+//!   interval always stands on the same games as the score.
 //!
 //! Small samples: like the Agresti–Coull interval for a proportion, the
 //! interval is computed as if about 1.96² more games had been played, half
@@ -56,6 +58,23 @@ pub struct Summary {
     pub model: &'static str,
 }
 
+/// The pairs of games among `scores` (as [`Summary::from_scores`] reads
+/// them, games `2k` and `2k + 1` a pair) counted by the first engine's
+/// points in them in half points (`[k]`: pairs in which it scored `k / 2`;
+/// fishtest's "pentanomial" counts), and the games played whose pair is not
+/// (the last game of an odd count, or a game whose partner is missing).
+pub fn pentanomial(scores: &[Option<f64>]) -> ([u32; 5], u32) {
+    let mut pairs = [0u32; 5];
+    let mut unpaired = 0;
+    for p in scores.chunks(2) {
+        match p {
+            [Some(a), Some(b)] => pairs[((a + b) * 2.0).round().clamp(0.0, 4.0) as usize] += 1,
+            _ => unpaired += p.iter().flatten().count() as u32,
+        }
+    }
+    (pairs, unpaired)
+}
+
 /// Mean and standard error of samples `values[k]` seen `counts[k]` times,
 /// with `prior` extra samples at each end of the scale (0 and 1).
 fn mean_and_error(values: &[f64], counts: &[f64], prior: f64) -> (f64, f64) {
@@ -83,23 +102,18 @@ impl Summary {
     /// The summary of games given by the first engine's score in each (1,
     /// 0.5 or 0; `None` for a game not played), in game order; with
     /// `paired`, games `2k` and `2k + 1` share an opening with colours
-    /// swapped and the interval treats each complete pair as one sample
-    /// (the pentanomial model; a game without its pair counts in the score
-    /// only).
+    /// swapped and the interval treats each pair as one sample (the
+    /// pentanomial model) when every game played has its pair; else, as
+    /// without `paired`, each game is a sample (the score counts every
+    /// game, and so does the interval).
     pub fn from_scores(scores: &[Option<f64>], paired: bool) -> Self {
         let count = |v: f64| scores.iter().filter(|&&x| x == Some(v)).count() as u32;
         let (wins, draws, losses) = (count(1.0), count(0.5), count(0.0));
-        let pairs: Vec<f64> = scores
-            .chunks_exact(2)
-            .filter_map(|p| Some(p[0]? + p[1]?))
-            .collect();
-        if !paired || pairs.is_empty() {
+        let (pairs, unpaired) = pentanomial(scores);
+        if !paired || unpaired > 0 || pairs == [0; 5] {
             return Self::new(wins, draws, losses);
         }
-        let mut counts = [0.0; 5];
-        for pair in pairs {
-            counts[(pair * 2.0).round() as usize] += 1.0;
-        }
+        let counts = pairs.map(f64::from);
         let values = [0.0, 0.25, 0.5, 0.75, 1.0];
         let (mean, se) = mean_and_error(&values, &counts, Z95 * Z95 / 4.0);
         Self::build(wins, draws, losses, mean, se, "pairs")
@@ -145,8 +159,15 @@ impl Summary {
             self.elo_high + 0.0,
             self.model
         );
+        if self.clamped {
+            let end = if self.score > 0.5 { 100 } else { 0 };
+            s.push_str(&format!(
+                "; a score of {end}% counts as half a game short of it, to keep the Elo finite"
+            ));
+        }
         if self.games < FEW_GAMES {
-            s.push_str(&format!("; only {} games: a rough interval", self.games));
+            let games = super::plural(u64::from(self.games), "game");
+            s.push_str(&format!("; only {games}: a rough interval"));
         }
         s
     }
@@ -214,6 +235,17 @@ mod tests {
         }
         let all = Summary::new(10, 0, 0);
         assert!(all.clamped && close(all.elo, elo(0.95)));
+        assert!(
+            all.elo_text()
+                .contains("a score of 100% counts as half a game short")
+        );
+        assert!(Summary::new(0, 0, 1).elo_text().contains("score of 0%"));
+        assert!(
+            Summary::new(0, 0, 1)
+                .elo_text()
+                .ends_with("only 1 game: a rough interval")
+        );
+        assert!(!Summary::new(5, 0, 5).elo_text().contains("score of"));
         assert!(Summary::new(0, 0, 10).elo < 0.0);
         assert!(!Summary::new(5, 0, 5).clamped);
         assert_eq!(Summary::new(0, 0, 0).score, 0.5);
@@ -231,8 +263,21 @@ mod tests {
         let games = Summary::from_scores(&scores, false);
         assert!(close(pairs.score, 0.5) && close(games.score, 0.5));
         assert!(pairs.elo_ci95 < games.elo_ci95 / 2.0);
-        let odd = Summary::from_scores(&[Some(1.0), Some(0.5), None, Some(0.5)], true);
-        assert_eq!((odd.games, odd.wins, odd.draws), (3, 1, 2));
-        assert_eq!(odd.model, "pairs");
+        // A game without its pair: the interval counts every game, as the
+        // score does.
+        let odd = [Some(1.0), Some(0.5), None, Some(0.5)];
+        assert_eq!(pentanomial(&odd), ([0, 0, 0, 1, 0], 1));
+        let s = Summary::from_scores(&odd, true);
+        assert_eq!((s.games, s.wins, s.draws), (3, 1, 2));
+        assert_eq!(s.model, "games");
+        assert_eq!(s, Summary::new(1, 2, 0));
+        assert_eq!(
+            pentanomial(&[Some(1.0), Some(1.0), Some(0.0)]),
+            ([0, 0, 0, 0, 1], 1)
+        );
+        // Whole pairs, games not played elsewhere (another shard's) aside.
+        let shard = [None, None, Some(1.0), Some(0.0), Some(0.5), Some(0.0)];
+        assert_eq!(pentanomial(&shard), ([0, 1, 1, 0, 0], 0));
+        assert_eq!(Summary::from_scores(&shard, true).model, "pairs");
     }
 }

@@ -237,6 +237,15 @@ fn bad_shards_and_empty_merges_are_clear_errors() {
         "{}",
         stderr(&o)
     );
+    // A folder that is not there (a typo, a glob that matched nothing)
+    // is named as such.
+    let o = merge(&[tmp.path().join("shard-*")], &[]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("shard-*: there is no such folder"),
+        "{}",
+        stderr(&o)
+    );
     let empty = tmp.path().join("empty");
     std::fs::create_dir(&empty).unwrap();
     std::fs::write(empty.join("results.jsonl"), "").unwrap();

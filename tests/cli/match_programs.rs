@@ -282,3 +282,51 @@ fn a_program_that_cannot_start_stops_the_match_at_once() {
         );
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn a_program_that_stops_starting_mid_match_stops_it() {
+    // Starts twice (the check before the match, game 1), then fails:
+    // game 2 is not scored as its loss, the match stops with an error,
+    // and game 1's record stays for a rerun.
+    let dir = temp_dir();
+    let count = dir.path().join("launches");
+    let script = dir.path().join("flaky.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "n=$(cat '{count}' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '{count}'\n\
+             if [ $n -gt 2 ]; then echo 'cannot load weights' >&2; exit 7; fi\n\
+             exec sh {fake} illegal\n",
+            count = count.display(),
+            fake = quoted(&data("fakes/fake-gtp.sh")),
+        ),
+    )
+    .unwrap();
+    let out_dir = dir.path().join("games");
+    let b = format!("gtp:sh {}", quoted(&script));
+    let out = cabra_within(&[
+        "match",
+        "--b",
+        &b,
+        "--games",
+        "4",
+        "--iterations",
+        "50",
+        "--concurrency",
+        "1",
+        "--quiet",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("game 2: B = gtp:sh")
+            && err.contains("did not start")
+            && err.contains("cannot load weights"),
+        "{err}"
+    );
+    let records = std::fs::read_to_string(out_dir.join("results.jsonl")).unwrap();
+    assert_eq!(records.lines().count(), 1, "{records}");
+}

@@ -299,10 +299,48 @@ fn merges_count_duplicates_once_and_list_missing_games() {
         err.contains("game 1 is recorded twice with different games"),
         "{err}"
     );
-    // With a sequential test, its state.
+    // With a sequential test, its state: over the complete pairs, as
+    // fishtest's pentanomial test.
     let j = ok_json(&["match", "--json", "--sprt", "0,5", "--merge", d0]);
-    assert!(j["sprt"]["llr"].is_number(), "{j}");
+    assert_eq!(j["model"], "pairs");
+    assert_eq!(j["unpaired"], 0);
+    let pairs: [u32; 5] = serde_json::from_value(j["pentanomial"].clone()).unwrap();
+    assert_eq!(pairs.iter().sum::<u32>(), 2, "{j}");
+    let test = cabra::engine::sprt::Sprt::parse("0,5").unwrap();
+    let llr = j["sprt"]["llr"].as_f64().unwrap();
+    assert!((llr - test.llr_pairs(pairs)).abs() < 1e-9, "{j}");
+    assert_eq!(j["sprt"]["model"], "pentanomial");
+    assert_eq!(
+        (j["sprt"]["elo0"].as_f64(), j["sprt"]["elo1"].as_f64()),
+        (Some(0.0), Some(5.0))
+    );
     assert_eq!(j["sprt"]["verdict"], "continue");
+    // Game 2 lost: game 1 has no pair, so the interval counts games (as
+    // the score does), the test waits for the pair, and the text says so.
+    let without_2: String = records
+        .lines()
+        .filter(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["game"] != 2)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(copy.join("results.jsonl"), without_2).unwrap();
+    let c = copy.to_str().unwrap();
+    let j = ok_json(&["match", "--json", "--sprt", "0,5", "--merge", c]);
+    assert_eq!(
+        (j["games"].as_u64(), j["unpaired"].as_u64()),
+        (Some(3), Some(1))
+    );
+    assert_eq!(j["model"], "games");
+    let pairs: [u32; 5] = serde_json::from_value(j["pentanomial"].clone()).unwrap();
+    assert_eq!(pairs.iter().sum::<u32>(), 1, "{j}");
+    let llr = j["sprt"]["llr"].as_f64().unwrap();
+    assert!((llr - test.llr_pairs(pairs)).abs() < 1e-9, "{j}");
+    let text = stdout(&cabra(&["match", "--merge", c]));
+    assert!(
+        text.contains("by games")
+            && text.contains("Ptnml(0-2): ")
+            && text.contains("1 game without its pair, so the interval counts games"),
+        "{text}"
+    );
     // fishtest's non-regression bounds, negative, without `=`.
     let j = ok_json(&["match", "--json", "--sprt", "-1.75,0.25", "--merge", d0]);
     assert!(j["sprt"]["llr"].is_number(), "{j}");
@@ -366,4 +404,37 @@ fn bad_shards_and_tests_are_usage_errors() {
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
     }
+}
+
+#[test]
+fn a_shard_without_games_has_no_score() {
+    // 8 games are 4 pairs: a fifth shard plays none, and says so rather
+    // than reporting a score of 50%.
+    let root = temp_dir();
+    let out = root.path().join("empty-shard");
+    let o = small_match(&["--shard", "4/5", "--out", out.to_str().unwrap(), "--json"]);
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("one JSON value");
+    assert_eq!(j["games"], 0);
+    for k in ["score", "elo", "elo_low", "elo_high", "elo_ci95"] {
+        assert!(j[k].is_null(), "{k}: {j}");
+    }
+    let o = small_match(&["--shard", "4/5", "--out", out.to_str().unwrap()]);
+    assert!(stdout(&o).contains("games 0: no score"), "{}", stdout(&o));
+    assert!(stderr(&o).contains("holds no games"), "{}", stderr(&o));
+}
+
+#[test]
+fn the_margin_is_no_part_of_a_match_between_engines() {
+    // Engines are not timed by --margin, so a rerun with another margin
+    // resumes the folder, and the records name no margin.
+    let root = temp_dir();
+    let out = root.path().join("s0");
+    let dir = out.to_str().unwrap();
+    success(small_match(&["--shard", "0/4", "--out", dir]));
+    success(small_match(&[
+        "--shard", "0/4", "--out", dir, "--margin", "2s",
+    ]));
+    let records = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
+    assert!(!records.contains("lost beyond"), "{records}");
+    assert_eq!(records.lines().count(), 2);
 }

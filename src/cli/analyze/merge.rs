@@ -11,20 +11,14 @@ use anyhow::bail;
 use super::collection::read_names;
 use super::records::{GameRecord, WorkHeader, check_same, read_records};
 use super::summary::{Notes, merge_line, summary};
-use crate::cli::shards::{RECORDS, records_file};
+use crate::cli::shards::{merge_input, records_file};
 
 /// Merges the records of `dirs` and prints the collection's summary.
 pub fn run(dirs: &[PathBuf], json: bool) -> anyhow::Result<()> {
     let mut first: Option<(WorkHeader, PathBuf)> = None;
     let mut all: Vec<(GameRecord, usize)> = Vec::new();
     for (d, dir) in dirs.iter().enumerate() {
-        let path = records_file(dir);
-        if !path.is_file() {
-            bail!(
-                "{}: no {RECORDS}: not the --out folder of a cabra analyze run",
-                dir.display()
-            );
-        }
+        let path = merge_input(dir, "analyze")?;
         let (lines, _) = read_records(&path)?;
         if let Some((header, from)) = &first {
             check_same(header, &lines, &path, &format!("in {}", from.display()))?;

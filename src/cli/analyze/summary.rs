@@ -194,16 +194,16 @@ pub fn merge_line(n: &Notes) -> String {
     } else {
         let _ = write!(
             text,
-            "; {} games missing: {}",
-            n.missing.len(),
+            "; {} missing: {}",
+            plural(n.missing.len() as u64, "game"),
             n.missing.join(", ")
         );
     }
     if !n.duplicates.is_empty() {
         let _ = write!(
             text,
-            "; {} games recorded twice, identically (counted once): {}",
-            n.duplicates.len(),
+            "; {} recorded twice, identically (counted once): {}",
+            plural(n.duplicates.len() as u64, "game"),
             ranges(&n.duplicates)
         );
     }

@@ -185,8 +185,25 @@ pub fn play_all(
         };
         let game_seed = seed ^ (g as u64).wrapping_mul(0x2545_F491_4F6C_DD1D);
         let began = Instant::now();
-        let mut a = specs[0].start(limits, game_seed ^ 0xA, &stop);
-        let mut b = specs[1].start(limits, game_seed ^ 0xB, &stop);
+        let started = |k: usize, seed: u64| {
+            specs[k].start(limits, seed, &stop).map_err(|f| {
+                // The other games stop too; those finished are recorded.
+                stop.store(true, Ordering::SeqCst);
+                let rest = if out.is_some() {
+                    " (the games finished are recorded: a rerun with --shard plays the rest)"
+                } else {
+                    ""
+                };
+                anyhow::anyhow!(
+                    "game {}: {} = {} did not start: {f}; the match stops{rest}",
+                    g + 1,
+                    ["A", "B"][k],
+                    specs[k].name()
+                )
+            })
+        };
+        let mut a = started(0, game_seed ^ 0xA)?;
+        let mut b = started(1, game_seed ^ 0xB)?;
         let Some(r) = play_game(
             [a.as_mut(), b.as_mut()],
             g % 2,

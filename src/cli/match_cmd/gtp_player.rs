@@ -14,7 +14,8 @@ use cabra::game::{Move, Position, Rules, parse_move};
 use super::players::Limits;
 use super::process::{MAX_ANSWER, Next, Program, clip};
 
-/// How long a program may take to start and answer the first command.
+/// How long a program may take to start and answer the first command
+/// (or `--margin`, if longer: a program loading a large network).
 const STARTUP: Duration = Duration::from_secs(10);
 
 /// A GTP program playing one game.
@@ -52,7 +53,7 @@ impl GtpPlayer {
             cabra: false,
             next_id: 1,
         };
-        p.ask("protocol_version", STARTUP)?;
+        p.ask("protocol_version", STARTUP.max(p.limits.margin))?;
         p.cabra = p.ask("known_command cabra-set", p.limits.margin)? == "true";
         let setup: Vec<String> = if p.cabra {
             let l = &p.limits;

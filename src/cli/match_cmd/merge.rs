@@ -26,14 +26,7 @@ pub fn merge(dirs: &[PathBuf], kind: &str) -> anyhow::Result<Merged> {
     let mut first: Option<(MatchHeader, PathBuf)> = None;
     let mut all: Vec<(ResultRecord, usize)> = Vec::new();
     for (d, dir) in dirs.iter().enumerate() {
-        let path = records_file(dir);
-        if !path.is_file() {
-            bail!(
-                "{}: no {}: not the --out folder of a cabra {kind} run",
-                dir.display(),
-                super::records::RECORDS
-            );
-        }
+        let path = crate::cli::shards::merge_input(dir, kind)?;
         let (lines, _) = read_records(&path)?;
         if let Some((header, from)) = &first {
             let here = format!("in {}", from.display());

@@ -222,13 +222,17 @@ fn complete(specs: [&Spec; 2], opts: &PlayOptions, margin: Duration) -> ([Spec; 
         Some(_) => options.budget,
         None => options.budget.or(defaults::MATCH.budget),
     };
+    // The margin times programs, and every player on a clock; engines
+    // between themselves are not timed, and a margin there would only
+    // keep runs of other margins from resuming or merging.
+    let timed = opts.clock.is_some() || specs.iter().any(|s| s.is_program());
     let limits = Limits {
         time: budget.time,
         iterations: budget.iterations,
         nodes: budget.nodes,
         clock: opts.clock,
         threads,
-        margin,
+        margin: if timed { margin } else { Duration::ZERO },
     };
     let specs = specs.map(|s| match s {
         // Each game seeds its engines itself (a seed of the configuration

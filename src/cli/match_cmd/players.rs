@@ -8,9 +8,9 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use cabra::engine::clock::TimeControl;
-use cabra::engine::matches::{EnginePlayer, Fault, OnClock, Player};
+use cabra::engine::matches::{EnginePlayer, Fault, Player};
 use cabra::engine::{EngineConfig, defaults, format_duration};
-use cabra::game::{Move, Position, Rules};
+use cabra::game::{Position, Rules};
 
 use super::gtp_player::GtpPlayer;
 use super::legacy::LegacyPlayer;
@@ -58,7 +58,7 @@ impl Limits {
             self.threads,
             if self.threads == 1 { "" } else { "s" }
         );
-        // Self-play has no margin: no program plays in it.
+        // No margin where nothing is timed (engines alone, self-play).
         let margin = !self.margin.is_zero();
         match self.clock {
             Some(c) if margin => format!(
@@ -117,15 +117,6 @@ pub fn parse_spec(text: &str) -> Result<Spec, String> {
     crate::cli::options::parse_engine(text).map(Spec::Engine)
 }
 
-/// A player that could not be started: it loses at its first turn.
-struct Unstarted(Fault);
-
-impl Player for Unstarted {
-    fn genmove(&mut self, _: &Position, _: Option<OnClock>) -> Result<Move, Fault> {
-        Err(self.0.clone())
-    }
-}
-
 impl Spec {
     /// The name in reports: the configuration or the text given.
     pub fn name(&self) -> &str {
@@ -149,10 +140,16 @@ impl Spec {
         !matches!(self, Spec::Engine(_))
     }
 
-    /// A fresh player for one game. A program that cannot start loses
-    /// the game at its first turn.
-    pub fn start(&self, limits: &Limits, seed: u64, stop: &Arc<AtomicBool>) -> Box<dyn Player> {
-        match self {
+    /// A fresh player for one game, or why a program could not be started
+    /// (or set up): not a move of its, so no game is lost by it, and the
+    /// match stops (as cutechess-cli stops when an engine fails to start).
+    pub fn start(
+        &self,
+        limits: &Limits,
+        seed: u64,
+        stop: &Arc<AtomicBool>,
+    ) -> Result<Box<dyn Player>, Fault> {
+        Ok(match self {
             Spec::Engine(config) => {
                 let config = EngineConfig {
                     seed: Some(seed ^ config.seed.unwrap_or(0)),
@@ -160,19 +157,17 @@ impl Spec {
                 };
                 Box::new(EnginePlayer::new(config, &defaults::MATCH, stop))
             }
-            Spec::Gtp { argv, .. } => match GtpPlayer::start(argv, limits.clone(), seed) {
-                Ok(mut p) => {
-                    p.stop_on(stop);
-                    Box::new(p)
-                }
-                Err(f) => Box::new(Unstarted(f)),
-            },
+            Spec::Gtp { argv, .. } => {
+                let mut p = GtpPlayer::start(argv, limits.clone(), seed)?;
+                p.stop_on(stop);
+                Box::new(p)
+            }
             Spec::Legacy { path, .. } => {
                 let mut p = LegacyPlayer::new(path.clone(), limits.clone(), seed);
                 p.stop_on(stop);
                 Box::new(p)
             }
-        }
+        })
     }
 
     /// Checks before a match that a program starts and answers (and an
@@ -262,7 +257,7 @@ mod tests {
             on_clock.describe(),
             "clock 5s+100ms a game, 1 thread, lost beyond the time left + 1s"
         );
-        // Self-play's limits (no margin) name no time they could be lost by.
+        // Limits without a margin (engines alone) name no time to lose by.
         let selfplay = Limits {
             time: None,
             iterations: Some(20),

@@ -18,7 +18,7 @@ use crate::cli::shards::first_difference;
 use crate::cli::shards::jsonl::read_lines;
 
 pub use crate::cli::shards::jsonl::Appender as Recorder;
-pub use crate::cli::shards::{RECORDS, records_file};
+pub use crate::cli::shards::records_file;
 
 /// What makes a match the same match: the records of two runs can be
 /// merged only when all of this agrees.

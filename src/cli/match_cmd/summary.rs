@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use cabra::engine::elo::Summary;
+use cabra::engine::elo::{Summary, pentanomial};
 use cabra::engine::format_duration;
 use cabra::engine::sprt::{Sprt, SprtState};
 use serde::Serialize;
@@ -65,9 +65,29 @@ struct MatchJson<'a> {
     /// What the merge found, absent unless merged.
     #[serde(skip_serializing_if = "Option::is_none")]
     merged: Option<MergeNotes>,
+    /// Complete pairs of games by A's points in them, 0 to 2 in half
+    /// points (fishtest's "pentanomial" counts).
+    pentanomial: [u32; 5],
+    /// Games played whose pair was not (the last of an odd count, or a
+    /// game whose partner is missing); with any, the interval is by games.
+    unpaired: u32,
     /// The sequential test (`--sprt`), absent without one.
     #[serde(skip_serializing_if = "Option::is_none")]
-    sprt: Option<SprtState>,
+    sprt: Option<SprtJson>,
+}
+
+/// The sequential test in the JSON summary: its hypotheses and where it
+/// stands.
+#[derive(Serialize)]
+struct SprtJson {
+    elo0: f64,
+    elo1: f64,
+    alpha: f64,
+    beta: f64,
+    /// Always `pentanomial`: the test counts complete pairs of games.
+    model: &'static str,
+    #[serde(flatten)]
+    state: SprtState,
 }
 
 /// How the summary of a match is to be printed.
@@ -97,6 +117,7 @@ pub struct Report<'a> {
 pub fn match_summary(games: &[Option<ResultRecord>], report: Report) -> anyhow::Result<String> {
     let scores: Vec<Option<f64>> = games.iter().map(|r| r.as_ref().map(|r| r.score)).collect();
     let summary = Summary::from_scores(&scores, true);
+    let (pairs, unpaired) = pentanomial(&scores);
     let played: Vec<&ResultRecord> = games.iter().flatten().collect();
     let forfeits: Vec<ForfeitJson> = played
         .iter()
@@ -122,10 +143,11 @@ pub fn match_summary(games: &[Option<ResultRecord>], report: Report) -> anyhow::
             .fold((0.0, 0u32), |(t, n), r| (t + r.thought[i], n + r.moves[i]));
         t / f64::from(n.max(1))
     });
-    let sprt = report
-        .sprt
-        .map(|t| (t, t.state(summary.wins, summary.draws, summary.losses)));
+    // As fishtest, the test counts complete pairs only: a game whose pair
+    // is still to come is left for later.
+    let sprt = report.sprt.map(|t| (t, t.state_pairs(pairs)));
     if report.json {
+        let games = summary.games;
         let j = MatchJson {
             a: report.names[0],
             b: report.names[1],
@@ -139,8 +161,25 @@ pub fn match_summary(games: &[Option<ResultRecord>], report: Report) -> anyhow::
             forfeits,
             shard: report.shard,
             merged: report.merged,
-            sprt: sprt.map(|(_, s)| s),
+            pentanomial: pairs,
+            unpaired,
+            sprt: sprt.map(|(t, state)| SprtJson {
+                elo0: t.elo0,
+                elo1: t.elo1,
+                alpha: t.alpha,
+                beta: t.beta,
+                model: "pentanomial",
+                state,
+            }),
         };
+        if games > 0 {
+            return Ok(serde_json::to_string(&j)? + "\n");
+        }
+        // No games, no score: null rather than a score of 50%.
+        let mut j = serde_json::to_value(&j)?;
+        for k in ["score", "elo", "elo_ci95", "elo_low", "elo_high"] {
+            j[k] = serde_json::Value::Null;
+        }
         return Ok(serde_json::to_string(&j)? + "\n");
     }
     let [a, b] = report.names;
@@ -159,19 +198,27 @@ pub fn match_summary(games: &[Option<ResultRecord>], report: Report) -> anyhow::
     if report.interrupted {
         text.push_str("interrupted: the summary counts the games finished\n");
     }
-    text.push_str(&format!(
-        "games {}  A wins {}  draws {}  losses {}  score {:.1}%\n{}\n{:.1} placements a game, {:.0}s\nthinking per placement: A {}, B {}\n",
-        summary.games,
-        summary.wins,
-        summary.draws,
-        summary.losses,
-        100.0 * summary.score,
-        summary.elo_text(),
-        average_length,
-        report.seconds,
-        format_duration(Duration::from_secs_f64(per_placement[0])),
-        format_duration(Duration::from_secs_f64(per_placement[1]))
-    ));
+    if summary.games == 0 {
+        text.push_str("games 0: no score\n");
+    } else {
+        text.push_str(&format!(
+            "games {}  A wins {}  draws {}  losses {}  score {:.1}%\n{}\n",
+            summary.games,
+            summary.wins,
+            summary.draws,
+            summary.losses,
+            100.0 * summary.score,
+            summary.elo_text(),
+        ));
+        text.push_str(&pairs_line(pairs, unpaired));
+        text.push_str(&format!(
+            "{:.1} placements a game, {} in all\nthinking per placement: A {}, B {}\n",
+            average_length,
+            format_duration(Duration::from_secs_f64(report.seconds)),
+            format_duration(Duration::from_secs_f64(per_placement[0])),
+            format_duration(Duration::from_secs_f64(per_placement[1]))
+        ));
+    }
     if let Some((t, s)) = &sprt {
         text.push_str(&t.describe(s));
         text.push('\n');
@@ -185,6 +232,21 @@ pub fn match_summary(games: &[Option<ResultRecord>], report: Report) -> anyhow::
     Ok(text)
 }
 
+/// The pairs line of a summary: `Ptnml(0-2): 2, 0, 9, 1, 0` (fishtest's
+/// name and order), and the games without their pair.
+fn pairs_line(pairs: [u32; 5], unpaired: u32) -> String {
+    let counts = pairs.map(|c| c.to_string()).join(", ");
+    let mut line = format!("Ptnml(0-2): {counts} (pairs by A's points)");
+    if unpaired > 0 {
+        line.push_str(&format!(
+            "; {} without {} pair, so the interval counts games",
+            cabra::engine::plural(u64::from(unpaired), "game"),
+            if unpaired == 1 { "its" } else { "their" }
+        ));
+    }
+    line + "\n"
+}
+
 /// What a merge found, as lines of text.
 pub fn merge_lines(m: &MergeNotes) -> String {
     let mut text = format!(
@@ -195,15 +257,15 @@ pub fn merge_lines(m: &MergeNotes) -> String {
         text.push_str(", no game missing");
     } else {
         text.push_str(&format!(
-            "; {} games missing: {}",
-            m.missing.len(),
+            "; {} missing: {}",
+            cabra::engine::plural(m.missing.len() as u64, "game"),
             ranges(&m.missing)
         ));
     }
     if !m.duplicates.is_empty() {
         text.push_str(&format!(
-            "; {} games recorded twice, identically (counted once): {}",
-            m.duplicates.len(),
+            "; {} recorded twice, identically (counted once): {}",
+            cabra::engine::plural(m.duplicates.len() as u64, "game"),
             ranges(&m.duplicates)
         ));
     }

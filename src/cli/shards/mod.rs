@@ -22,6 +22,22 @@ pub fn records_file(dir: &std::path::Path) -> std::path::PathBuf {
     dir.join(RECORDS)
 }
 
+/// The records file of `dir`, a merge's input, or why there is none:
+/// no such folder (a typo, a glob that matched nothing), not a folder, or
+/// a folder without records (not the `--out` folder of a `kind` run).
+pub fn merge_input(dir: &std::path::Path, kind: &str) -> anyhow::Result<std::path::PathBuf> {
+    let path = records_file(dir);
+    if path.is_file() {
+        return Ok(path);
+    }
+    let shown = dir.display();
+    match std::fs::metadata(dir) {
+        Err(_) => anyhow::bail!("{shown}: there is no such folder"),
+        Ok(m) if !m.is_dir() => anyhow::bail!("{shown}: not a folder"),
+        Ok(_) => anyhow::bail!("{shown}: no {RECORDS}: not the --out folder of a cabra {kind} run"),
+    }
+}
+
 /// Fails when a folder's records were played by another shard than
 /// `part`: a folder holds one shard, so a rerun with the wrong index or
 /// count (a typo, a script's arithmetic) is caught.

@@ -66,6 +66,8 @@ cpus=${SLURM_CPUS_PER_TASK:-1}
 # As many games at once as the task's cores hold engines thinking
 # (in a game only the side to move thinks).
 concurrency=$((cpus / threads > 0 ? cpus / threads : 1))
+# Not --quiet: without a terminal the run logs a line a game, which the
+# task's log (slurm-JOB_TASK.out) shows as it goes.
 exec "${CABRA:-cabra}" "${MODE:-match}" --threads "$threads" \
-    --concurrency "$concurrency" --quiet "$@" \
+    --concurrency "$concurrency" "$@" \
     --shard "$shard" --out "$OUT/shard-$id"

@@ -81,6 +81,10 @@ pub struct Engine {
     searcher: Option<Searcher<Position>>,
     /// The most nodes a tree may hold (set by a memory budget).
     node_cap: usize,
+    /// The exact search that checks a drawn position's move keeps the
+    /// draw, kept from move to move: its table, allocated afresh for each
+    /// move, took up to 200 ms of a 1 s move on a busy machine.
+    draw_checks: super::endgame::Endgame,
 }
 
 impl Engine {
@@ -91,6 +95,7 @@ impl Engine {
             node_cap: config.search.node_cap,
             config,
             searcher: None,
+            draw_checks: super::endgame::Endgame::new(),
         }
     }
 
@@ -139,14 +144,15 @@ impl Engine {
     }
 
     /// Bytes a search holds beside its tree, whatever its size: each
-    /// thread's exact endgame table.
+    /// thread's exact endgame table, and the draw checks' table.
     pub fn fixed_bytes(&self) -> usize {
         let search = &self.config.search;
-        if search.solver && search.endgame {
-            self.threads() * super::endgame::TABLE_BYTES
+        let tables = if search.solver && search.endgame {
+            self.threads()
         } else {
             0
-        }
+        } + usize::from(self.config.swindle);
+        tables * super::endgame::TABLE_BYTES
     }
 
     /// The most nodes the tree may hold from the next search on.
@@ -270,7 +276,7 @@ impl Engine {
             let deadline = budget.time.map(|t| start + swindle::checks_end(t));
             let out_of_time =
                 || stop.load(Ordering::SeqCst) || deadline.is_some_and(|d| Instant::now() >= d);
-            report = swindle::conclude(pos, first, second, &out_of_time);
+            report = swindle::conclude(pos, first, second, &mut self.draw_checks, &out_of_time);
             interrupted = stopped;
         } else if report.proven == Some(Proven::Loss) {
             // Lost against best play: never let the opponent win at once

@@ -205,6 +205,25 @@ fn selfplay_writes_games() {
     assert!(dir.join("mine.caminos").is_file());
     let records = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
     assert_eq!(records.lines().count(), 1);
+    // Forced as another shard, with no game of the old run in its range:
+    // the old games go all the same.
+    let shard = cabra(&[
+        "selfplay",
+        "--games",
+        "4",
+        "--iterations",
+        "200",
+        "--quiet",
+        "--force",
+        "--shard",
+        "1/2",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(shard.status.success(), "{}", stderr(&shard));
+    assert!(!dir.join("game-0001.caminos").exists());
+    assert!(dir.join("game-0003.caminos").is_file() && dir.join("game-0004.caminos").is_file());
+    assert!(dir.join("mine.caminos").is_file());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

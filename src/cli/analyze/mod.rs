@@ -31,6 +31,7 @@ use super::shards::Shard;
 /// Arguments of `cabra analyze`.
 #[derive(clap::Args, Debug)]
 #[command(
+    override_usage = "cabra analyze FILE [OPTIONS]\n       cabra analyze PATH... --out DIR [--shard INDEX/COUNT] [OPTIONS]\n       cabra analyze --merge DIR...",
     after_help = "Without a limit each search runs 50,000 iterations on all cores; --seed defaults to 0, \
                   so with one thread the analysis is reproducible. Ctrl-C prints the placements analyzed so far.\n\n\
                   A collection: `cabra analyze games/ more.caminos --out DIR` analyzes every game \

@@ -33,23 +33,20 @@ pub fn game_file(dir: &Path, g: usize) -> PathBuf {
     dir.join(format!("game-{:04}.caminos", g + 1))
 }
 
-/// Removes the game files of `dir` numbered above `games`: left by an
-/// earlier, longer run that `--force` replaces, they would sit beside
-/// records that no longer name them. Other files are left alone.
-fn remove_games_beyond(dir: &Path, games: u64) -> anyhow::Result<()> {
+/// Removes the game files (`game-NNNN.caminos`) of `dir`: left by the
+/// earlier run that `--force` replaces, they would sit beside records
+/// that no longer name them (or name other games: another seed, another
+/// shard). Other files are left alone.
+fn remove_game_files(dir: &Path) -> anyhow::Result<()> {
     let entries =
         std::fs::read_dir(dir).map_err(|e| crate::cli::files::io_error("read", dir, &e))?;
     for entry in entries.flatten() {
         let name = entry.file_name();
-        let Some(number) = name
+        let numbered = name
             .to_str()
             .and_then(|n| n.strip_prefix("game-")?.strip_suffix(".caminos"))
-            .filter(|n| n.len() >= 4 && n.bytes().all(|b| b.is_ascii_digit()))
-            .and_then(|n| n.parse::<u64>().ok())
-        else {
-            continue;
-        };
-        if number > games {
+            .is_some_and(|n| n.len() >= 4 && n.bytes().all(|b| b.is_ascii_digit()));
+        if numbered {
             std::fs::remove_file(entry.path())
                 .map_err(|e| crate::cli::files::io_error("remove", &entry.path(), &e))?;
         }
@@ -114,8 +111,9 @@ pub fn play_all(
             .prefix(".cabra-write-test")
             .tempfile_in(dir)
             .map_err(|e| crate::cli::files::io_error("write in", dir, &e))?;
-        if opts.force && !plan.resume {
-            remove_games_beyond(dir, opts.games)?;
+        if opts.force {
+            // The records were emptied (a shard's too): the games go with them.
+            remove_game_files(dir)?;
         } else if !plan.resume {
             if let Some(f) = plan
                 .todo
@@ -160,6 +158,9 @@ pub fn play_all(
     bar.set_message(format!("0/{} games", plan.todo.len()));
     // The time goes on between games.
     bar.enable_steady_tick(std::time::Duration::from_secs(1));
+    // Without a terminal (a batch job's log) the bar is not drawn: a line
+    // a game says how the run goes instead.
+    let log_lines = !opts.quiet && !std::io::IsTerminal::is_terminal(&std::io::stderr());
     let tally = Mutex::new([0u32; 3]);
     let play_one = |i: usize| -> anyhow::Result<Option<ResultRecord>> {
         let g = plan.todo[i];
@@ -228,14 +229,18 @@ pub fn play_all(
         drop(t);
         let done = w + d + l;
         let head = format!("{done}/{} games", plan.todo.len());
-        if score_a {
-            bar.set_message(format!(
+        let message = if score_a {
+            format!(
                 "{head}  A {w}-{d}-{l} {:.1}%",
                 100.0 * (f64::from(w) + 0.5 * f64::from(d)) / f64::from(done)
-            ));
+            )
         } else {
-            bar.set_message(format!("{head}  last: {}", r.position.status()));
+            format!("{head}  last: {}", r.position.status())
+        };
+        if log_lines {
+            eprintln!("game {} done: {message}", g + 1);
         }
+        bar.set_message(message);
         bar.inc(1);
         Ok(Some(line))
     };

@@ -102,8 +102,9 @@ pub struct PlayOptions {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["opening_min", "opening_max"])]
     pub openings: Option<PathBuf>,
     /// Start the --out directory afresh: its records (results.jsonl) are
-    /// emptied, and the game files of this run replaced (other files are
-    /// left as they are).
+    /// emptied and its game files (game-NNNN.caminos) removed, so that
+    /// none of an earlier run stays beside the new records (other files
+    /// are left as they are).
     #[arg(long)]
     pub force: bool,
     #[command(flatten)]
@@ -418,7 +419,12 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             .then(|| limits.describe()),
         clock: limits.clock.map(|c| c.to_string()),
         interrupted,
-        seconds: start.elapsed().as_secs_f64(),
+        // A shard counts the games recorded by earlier runs too: their
+        // times added up, as a merge adds them.
+        seconds: match args.shard {
+            Some(_) => games.iter().flatten().map(|r| r.seconds).sum(),
+            None => start.elapsed().as_secs_f64(),
+        },
         shard: args.shard.map(|s| s.to_string()),
         merged: None,
         sprt: args.sprt,
@@ -452,7 +458,8 @@ pub fn run_selfplay(args: &SelfplayArgs) -> anyhow::Result<()> {
     )?;
     let games: Vec<&ResultRecord> = games.iter().flatten().collect();
     let place = match args.shard {
-        Some(s) => format!("of shard {s} written to {}", out.display()),
+        // Some may have been recorded by an earlier run of the shard.
+        Some(s) => format!("of shard {s} recorded in {}", out.display()),
         None => format!("written to {}", out.display()),
     };
     super::style::print(&selfplay_summary(&games, &place, interrupted))

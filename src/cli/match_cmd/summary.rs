@@ -46,7 +46,8 @@ struct MatchJson<'a> {
     /// Whether a signal ended the match early (the summary counts the
     /// games finished).
     interrupted: bool,
-    /// The run's wall time; for a merge, the games' wall times added up.
+    /// The run's wall time; for a shard or a merge, the games' wall times
+    /// added up.
     seconds: f64,
     /// Average placements per game (opening included).
     average_length: f64,

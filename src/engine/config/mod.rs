@@ -470,7 +470,7 @@ impl EngineConfig {
                 format!(" [default {dv}; baseline {bv}]")
             };
             s.push_str(&format!(
-                "  {:<width$} {}{defaults}\n",
+                "  {:<width$}  {}{defaults}\n",
                 format!("{}={}", k.name, k.value),
                 k.help
             ));

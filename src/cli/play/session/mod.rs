@@ -373,15 +373,27 @@ impl Session {
             Input::Empty => Response::default(),
             Input::Placement(text) => self.place(text),
             Input::Unknown(word) => Response::err(commands::unknown_message(word)),
-            Input::Command(cmd, arg) => self.command(cmd, arg),
+            Input::Command(cmd, arg) => {
+                let word = line.split_whitespace().next().unwrap_or_default();
+                self.command(cmd, word, arg)
+            }
         }
     }
 
-    fn command(&mut self, cmd: Cmd, arg: &str) -> Response {
+    /// Runs command `cmd`, typed as `word`, with `arg`.
+    fn command(&mut self, cmd: Cmd, word: &str, arg: &str) -> Response {
         let spec = commands::spec(cmd);
         if spec.args.is_empty() && !arg.is_empty() {
             // `Q T0 330`: a placement with a mistyped piece letter that
-            // happens to name a command must not run the command.
+            // happens to name a command must not run the command, and is
+            // answered as the placement it looks like.
+            if word.chars().count() == 1 && commands::looks_like_placement(&format!("O {arg}")) {
+                return Response::err(format!(
+                    "`{word}` is no piece: the pieces are L, T, Z and O (`help pieces` draws them); \
+                     as a command, `{word}` ({}) takes no argument",
+                    spec.names[0]
+                ));
+            }
             let hint = if commands::looks_like_placement(&format!("O {arg}")) {
                 " — to place a piece, start with its letter: the pieces are L, T, Z and O (`help pieces` draws them)"
             } else {

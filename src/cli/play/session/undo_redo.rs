@@ -48,6 +48,17 @@ impl Session {
             if let Some(e) = Self::bad_count(arg, "undo") {
                 return Response::err(e);
             }
+            let ahead = self.line.ahead().len();
+            if ahead > 0 {
+                // Everything was taken back: say how to bring it back.
+                return Response::err(format!(
+                    "nothing to undo: this is the start of the game (`redo` replays {}, `redo all` every one)",
+                    cabra::engine::plural(
+                        ahead as u64,
+                        crate::cli::render::move_noun(self.line.position())
+                    )
+                ));
+            }
             return Response::err("nothing to undo: no placement has been played");
         }
         let n = match Self::count_arg(arg, max, "undo") {

@@ -137,7 +137,11 @@ fn undo_and_redo_by_count_and_to_your_turn() {
     err(&mut s, "undo zero");
     ok(&mut s, "undo all");
     assert_eq!(s.position().plies(), 0);
-    assert!(err(&mut s, "undo").contains("nothing to undo"));
+    let e = err(&mut s, "undo");
+    assert!(
+        e.contains("nothing to undo: this is the start of the game (`redo` replays 2 placements"),
+        "{e}"
+    );
     // A bad count is named as such, whatever there is to take back.
     let e = err(&mut s, "undo banana");
     assert!(

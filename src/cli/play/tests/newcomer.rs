@@ -8,11 +8,14 @@ fn a_mistyped_piece_letter_or_extra_words_never_run_a_command() {
     // `Q` is `quit`: `Q T0 330` (Q typed for O) must not quit.
     let r = s.handle("Q T0 330");
     assert!(r.error && !r.quit, "{}", r.text);
+    // Answered first as the placement it looks like.
     assert!(
-        r.text.contains("the pieces are L, T, Z and O"),
+        r.text
+            .starts_with("error: `Q` is no piece: the pieces are L, T, Z and O"),
         "{}",
         r.text
     );
+    assert!(err(&mut s, "quit T0 330").contains("`quit` takes no argument"));
     let r = s.handle("quit now");
     assert!(r.error && !r.quit, "{}", r.text);
     for line in [

@@ -425,6 +425,19 @@ def test_a_new_game_while_the_engine_thinks(browser):
     expect(page.locator("#message")).to_contain_text("New game", timeout=10_000)
     wait_ply(page, 0)
     assert page.evaluate("window.cabra.ui.game.busy") is None
+    # A click the moment an engine move was asked for, before the page
+    # hears that the engine works: the new game is made all the same.
+    page.fill("#time", "0.5")
+    cell(page, 4, 4).click()
+    wait_ply(page, 2)
+    page.evaluate("""() => {
+        fetch(`/api/games/${window.cabra.ui.id}/think`, {method: 'POST',
+            headers: {'Content-Type': 'application/json'}, body: '{"time_ms": 60000}'});
+        document.getElementById('new').click();
+    }""")
+    expect(page.locator("#message")).to_contain_text("New game", timeout=10_000)
+    wait_ply(page, 0)
+    page.wait_for_function("!window.cabra.ui.game.busy && window.cabra.ui.game.length === 0")
     assert not page.errors, page.errors
 
 
@@ -515,14 +528,28 @@ def test_the_engine_plays_itself_thinking_live_and_stops(browser):
 def play_engine_games(page, games, label):
     """Engine against engine from a new game, `games` times; every game
     must reach its end (a page that waits for nothing would stall)."""
+    # Every game the page shows is seen, however briefly: the version of
+    # the last empty board shown after `__after` is the new game's start
+    # (a click can land late: Playwright waits for a still button).
+    page.evaluate("""() => {
+        const ui = window.cabra.ui;
+        let shown = ui.game;
+        window.__after = Infinity;
+        window.__started = null;
+        Object.defineProperty(ui, 'game', { configurable: true, get: () => shown, set: (g) => {
+            if (g && g.length === 0 && g.version > window.__after) window.__started = g.version;
+            shown = g;
+        } });
+    }""")
     set_players(page, "engine", "engine")
+    # The engine plays in the game open first: its empty board is behind.
+    page.wait_for_function("window.cabra.ui.game.length > 0")
     for g in range(games):
-        # The new game is the next version, and every move one more.
-        v0 = page.evaluate("window.cabra.ui.game.version")
+        page.evaluate("window.__started = null; window.__after = window.cabra.ui.game.version")
         page.click("#new")
         page.wait_for_function(
-            f"(g => g.version > {v0} + 1 && g.result !== 'ongoing' && !g.busy)"
-            "(window.cabra.ui.game)", timeout=90_000)
+            "(g => window.__started !== null && g.version > window.__started"
+            " && g.result !== 'ongoing' && !g.busy)(window.cabra.ui.game)", timeout=90_000)
         result = page.text_content("#result")
         assert "wins" in result or "draw" in result, (label, g, result)
     set_players(page, "human", "human")

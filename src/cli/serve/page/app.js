@@ -25,7 +25,7 @@ const ui = {
   rotation: 0, layers: 3, column: null, armed: false, armedLegal: false,
   players: JSON.parse(sessionStorage.getItem(PLAYERS) || 'null') || { 1: 'human', 2: 'engine' },
   thinking: null, lastThought: '', analysis: null, reviewing: null, bannerClosed: null,
-  events: null, asking: false, holding: false, note: '', noteKind: '',
+  events: null, asking: false, holding: 0, note: '', noteKind: '',
   // How many changes of position the note outlives: a restored game's
   // words stay said over the move that found the game gone (or the one
   // made right after), whichever started the restore.
@@ -160,7 +160,7 @@ async function recover(e, id) {
       ui.reviewing = null;
       aim.drop();
       // No engine move in the new game until the old one is back.
-      ui.holding = true;
+      ui.holding += 1;
       try {
         await openGame();
         if (!lost || lost.length === 0) {
@@ -177,7 +177,7 @@ async function recover(e, id) {
           note(`The server had lost this game, and it could not be restored (${err.message}): its position code ${lost.code} brings it back.`, 'bad');
         }
       } finally {
-        ui.holding = false;
+        ui.holding -= 1;
       }
       maybeEngine();
     })().finally(() => { recovering = null; });
@@ -262,7 +262,7 @@ async function engineMove(auto) {
 // the game's line (not while earlier moves are reviewed).
 function maybeEngine() {
   const g = ui.game;
-  if (g && g.result === 'ongoing' && !g.busy && !ui.asking && !ui.holding && !ui.waiting && g.ply === g.length
+  if (g && g.result === 'ongoing' && !g.busy && !ui.asking && ui.holding === 0 && !ui.waiting && g.ply === g.length
       && ui.players[g.to_move] === 'engine') engineMove(true);
 }
 
@@ -315,6 +315,26 @@ async function stopWork() {
   }
 }
 
+// Runs `f`, a request that replaces the game (a new game, a file), with
+// the engine held: its work is stopped first. A move the page asked for
+// just before may start on the server after that stop (the request is
+// then refused as busy): it is stopped too, and the request made again.
+async function replacing(f) {
+  ui.holding += 1;
+  try {
+    await stopWork();
+    for (let i = 0; ; i++) {
+      try { return await f(); } catch (e) {
+        if (e.status !== 409 || i >= 20) throw e;
+        try { await api.stop(ui.id); } catch (_) { /* it ended meanwhile */ }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  } finally {
+    ui.holding -= 1;
+  }
+}
+
 // What a loaded game waits for, when the engine is to move in it.
 function engineWaits() {
   const g = ui.game;
@@ -324,14 +344,12 @@ function engineWaits() {
 
 async function newGame() {
   ui.waiting = false;
-  // A new game is what the player asked for, even while the engine
-  // thinks: its search is stopped first, and no other one started.
-  ui.holding = true;
-  try { await stopWork(); } finally { ui.holding = false; }
   ui.analysis = null;
   ui.reviewing = null;
   const rules = $('rules').value + ($('swap').checked ? ' swap' : '');
-  if (await act(() => api.newGame(ui.id, rules))) note(`New game (${rules} rules).`, 'ok');
+  // A new game is what the player asked for, even while the engine
+  // thinks: its search is stopped first, and no other one started.
+  if (await act(() => replacing(() => api.newGame(ui.id, rules)))) note(`New game (${rules} rules).`, 'ok');
 }
 
 async function analyze() {
@@ -356,12 +374,10 @@ async function loadFile(file) {
     return;
   }
   const bytes = await file.arrayBuffer();
-  ui.holding = true;
-  try { await stopWork(); } finally { ui.holding = false; }
   const waited = ui.waiting;
   try {
     ui.waiting = true;
-    await show(await api.load(ui.id, bytes));
+    await show(await replacing(() => api.load(ui.id, bytes)));
     note(`Loaded ${file.name}.${engineWaits()}`, 'ok');
   } catch (e) {
     // Nothing was loaded: the game goes on as it did.

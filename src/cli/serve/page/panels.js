@@ -22,7 +22,9 @@ export function drawTray(ui, onPiece) {
   for (const p of [1, 2]) {
     const side = el('div', { class: 'side' + (g.to_move === p ? '' : ' waiting') });
     const kind = ui.players[p] === 'engine' ? 'engine' : 'human';
-    const turn = g.to_move !== p ? '' : g.busy === 'thinking' ? ': the engine is thinking' : ' to move';
+    // One line whatever it says: a line that wrapped while the engine
+    // thinks moved every control below it at each move.
+    const turn = g.to_move !== p ? '' : g.busy === 'thinking' ? ', thinking' : ' to move';
     side.append(el('div', { class: `who p${p}` }, `Player ${p} (${kind})${turn}`));
     const row = el('div', { class: 'pieces' });
     for (const k of PIECES) {

@@ -441,6 +441,25 @@ def test_a_new_game_while_the_engine_thinks(browser):
     assert not page.errors, page.errors
 
 
+def test_taking_over_the_engine_side_mid_search_drops_its_move(browser):
+    page = open_page(browser)
+    set_players(page, "human", "engine")
+    page.fill("#time", "60")
+    cell(page, 4, 4).click()
+    page.wait_for_function("window.cabra.ui.game.busy === 'thinking'")
+    # Player 2 becomes a person while the engine searches for it: the
+    # search stops, its move is not played, and the person moves.
+    page.select_option("#p2", "human")
+    expect(page.locator("#message")).to_contain_text("Player 2 is yours")
+    page.wait_for_function("!window.cabra.ui.game.busy")
+    assert ply(page) == 1
+    cell(page, 1, 1).click()
+    wait_ply(page, 2)
+    page.wait_for_timeout(500)
+    assert ply(page) == 2 and not page.evaluate("window.cabra.ui.game.busy")
+    assert not page.errors, page.errors
+
+
 HIDE = """Object.defineProperty(document, 'hidden', {value: %s, configurable: true});
 document.dispatchEvent(new Event('visibilitychange'));"""
 

@@ -100,6 +100,7 @@ impl Listener for Follow {
 fn begin(g: &mut Game, busy: Busy) -> Result<(), ApiError> {
     g.ensure_idle()?;
     g.cancel_wait.store(false, Ordering::SeqCst);
+    g.drop_move = false;
     g.busy = Some(busy);
     g.changed();
     Ok(())
@@ -216,11 +217,13 @@ pub async fn think(
 }
 
 /// The end of a move's search: its move is played, unless nobody followed
-/// the game any more or the game changed meanwhile; then `moved` (the
-/// report, the move and the state after it) follows the `state` event.
+/// the game any more, the game changed meanwhile or a stop dropped it;
+/// then `moved` (the report, the move and the state after it) follows the
+/// `state` event.
 fn moved(g: &mut Game, pos: Position, (thought, abandoned): (Thought, bool)) {
     let best = thought.report.best;
-    let Some(best) = best.filter(|_| !abandoned && *g.line.position() == pos) else {
+    let keep = !abandoned && !g.drop_move && *g.line.position() == pos;
+    let Some(best) = best.filter(|_| keep) else {
         g.changed();
         return;
     };
@@ -336,22 +339,36 @@ pub async fn get_analysis(
         .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "this game has not been analyzed"))
 }
 
+/// What a stop asks for.
+#[derive(Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StopRequest {
+    /// Whether a stopped search plays its move (it does unless `false`).
+    play: Option<bool>,
+}
+
 /// `POST /api/games/{id}/stop`: ends the search (which then plays its best
-/// move so far) or the analysis (which keeps what it finished).
+/// move so far, or with `"play": false` none) or the analysis (which keeps
+/// what it finished).
 pub async fn stop(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
+    Json(req): Json<StopRequest>,
 ) -> Result<axum::Json<Value>, ApiError> {
     let game = app.store.get(&id)?;
-    let g = lock(&game);
+    let mut g = lock(&game);
     let Some(busy) = g.busy else {
         return Err(ApiError::conflict(
             "the engine is not working for this game",
         ));
     };
+    let play = req.play.unwrap_or(true);
+    if !play {
+        g.drop_move = true;
+    }
     g.cancel_wait.store(true, Ordering::SeqCst);
     g.engine.stop();
-    Ok(axum::Json(json!({ "stopping": busy.name() })))
+    Ok(axum::Json(json!({ "stopping": busy.name(), "play": play })))
 }
 
 /// `GET /api/games/{id}/events`: the live channel, as server-sent events;

@@ -103,6 +103,8 @@ pub struct Game {
     pub busy: Option<Busy>,
     /// Raised to stop a job that waits for threads.
     pub cancel_wait: Arc<AtomicBool>,
+    /// Raised by a stop that drops the search's move (`"play": false`).
+    pub drop_move: bool,
     /// The last analysis, while it matches the game's line.
     pub analysis: Option<Analysis>,
     /// Who follows the game.
@@ -120,6 +122,7 @@ impl Game {
             engine,
             busy: None,
             cancel_wait: Arc::new(AtomicBool::new(false)),
+            drop_move: false,
             analysis: None,
             presence: Arc::new(Presence {
                 events: broadcast::channel(64).0,

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::{LONG, game_path, placements};
 use crate::http::Server;
@@ -106,4 +106,51 @@ fn a_given_seed_makes_every_game_replayable() {
     let s = Server::start(&["--threads", "1"]);
     let games: Vec<_> = (0..8).map(|_| first_moves(&s)).collect();
     assert!(games.iter().any(|g| g != &games[0]), "{games:?}");
+}
+
+#[test]
+fn a_search_stopped_without_its_move_leaves_the_game_as_it_was() {
+    let s = Server::start(&["--threads", "1"]);
+    let id = s.new_game();
+    let mut events = s.events(&id);
+    s.ok(
+        "POST",
+        &game_path(&id, "/think"),
+        Some(json!({ "time_ms": 600000 })),
+    );
+    events.wait_for("thinking", LONG);
+    let v = s.ok(
+        "POST",
+        &game_path(&id, "/stop"),
+        Some(json!({ "play": false })),
+    );
+    assert_eq!(
+        (v["stopping"].as_str(), v["play"].as_bool()),
+        (Some("thinking"), Some(false))
+    );
+    // The engine is idle again, nothing was played, and no `moved` came.
+    let (name, state) = loop {
+        let (name, data) = events.next(LONG);
+        if name != "thinking" {
+            break (name, data);
+        }
+    };
+    assert_eq!(name, "state", "{state}");
+    assert_eq!(
+        (state["busy"].clone(), state["ply"].as_u64()),
+        (Value::Null, Some(0))
+    );
+    // The next search plays as usual; an unknown field is refused.
+    s.ok(
+        "POST",
+        &game_path(&id, "/think"),
+        Some(json!({ "iterations": 50 })),
+    );
+    assert_eq!(events.wait_for("moved", LONG)["state"]["ply"], 1);
+    let (status, v) = s.json(
+        "POST",
+        &game_path(&id, "/stop"),
+        Some(json!({ "plays": 0 })),
+    );
+    assert_eq!(status, 400, "{v}");
 }

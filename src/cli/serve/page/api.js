@@ -48,7 +48,8 @@ export const api = {
   think: (id, budget) => call('POST', game(id, '/think'), budget),
   analyze: (id, budget) => call('POST', game(id, '/analyze'), budget),
   analysis: (id) => call('GET', game(id, '/analysis')),
-  stop: (id) => call('POST', game(id, '/stop'), {}),
+  // A stopped search plays its move so far, unless `play` is false.
+  stop: (id, play = true) => call('POST', game(id, '/stop'), play ? {} : { play: false }),
   recordUrl: (id, ply) => game(id, ply === undefined ? '/record' : `/record?ply=${ply}`),
   eventsUrl: (id) => game(id, '/events'),
 };

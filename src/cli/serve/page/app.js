@@ -25,7 +25,7 @@ const ui = {
   rotation: 0, layers: 3, column: null, armed: false, armedLegal: false,
   players: JSON.parse(sessionStorage.getItem(PLAYERS) || 'null') || { 1: 'human', 2: 'engine' },
   thinking: null, lastThought: '', analysis: null, reviewing: null, bannerClosed: null,
-  events: null, asking: false, holding: 0, note: '', noteKind: '',
+  events: null, asking: false, holding: 0, job: null, note: '', noteKind: '',
   // How many changes of position the note outlives: a restored game's
   // words stay said over the move that found the game gone (or the one
   // made right after), whichever started the restore.
@@ -237,6 +237,7 @@ async function engineMove(auto) {
     // A complaint is over once the engine is asked (a restore's words stay).
     if (ui.noteKind === 'bad' && !ui.noteKeep) note('', '');
     try {
+      ui.job = 'think';
       await api.think(ui.id, limits);
     } catch (e) {
       // Another request got the engine first (a 409): its events follow.
@@ -304,11 +305,12 @@ async function redo() {
       && ui.players[3 - g.to_move] === 'human') await act(() => api.redo(ui.id));
 }
 
-// Stops the engine's work for this game and waits (a few seconds at
-// most) until the server says it is idle.
+// Stops the engine's work for this game, its move not played (the game
+// is replaced), and waits (a few seconds at most) until the server says
+// it is idle.
 async function stopWork() {
   if (!ui.game || !ui.game.busy) return;
-  try { await api.stop(ui.id); } catch (_) { /* it ended meanwhile */ }
+  try { await api.stop(ui.id, false); } catch (_) { /* it ended meanwhile */ }
   for (let i = 0; i < 50 && ui.game.busy; i++) {
     await new Promise((r) => setTimeout(r, 100));
     if (i % 5 === 4) { try { await show(await api.get(ui.id)); } catch (_) { break; } }
@@ -326,7 +328,7 @@ async function replacing(f) {
     for (let i = 0; ; i++) {
       try { return await f(); } catch (e) {
         if (e.status !== 409 || i >= 20) throw e;
-        try { await api.stop(ui.id); } catch (_) { /* it ended meanwhile */ }
+        try { await api.stop(ui.id, false); } catch (_) { /* it ended meanwhile */ }
         await new Promise((r) => setTimeout(r, 100));
       }
     }
@@ -361,6 +363,7 @@ async function analyze() {
   }
   // What the analysis does comes as events: its answer may arrive after
   // them (a short game is analyzed at once).
+  ui.job = 'analyze';
   await act(() => api.analyze(ui.id, count !== '' ? { iterations: n } : {}), false);
 }
 
@@ -522,6 +525,14 @@ function wire() {
     $(`p${p}`).onchange = () => {
       ui.players[p] = $(`p${p}`).value;
       ui.waiting = false;
+      // The side the engine searches for is taken over: its search stops
+      // and its move is not played (as detaching an engine in Sabaki).
+      const g = ui.game;
+      if (ui.players[p] === 'human' && g && g.busy && ui.job === 'think' && g.to_move === p) {
+        api.stop(ui.id, false)
+          .then(() => note(`Player ${p} is yours: the engine stopped without playing its move.`, 'ok'))
+          .catch(() => { /* it ended meanwhile */ });
+      }
       sessionStorage.setItem(PLAYERS, JSON.stringify(ui.players));
       drawPanels();
       redraw();

@@ -96,14 +96,33 @@ impl Listener for Follow {
     }
 }
 
-/// Marks an idle game busy with `busy` (waiting for threads first).
-fn begin(g: &mut Game, busy: Busy) -> Result<(), ApiError> {
+/// Marks an idle game busy with `job`, and takes the threads it searches
+/// with when they are free: then it is busy with `job` at once (the page
+/// says "thinking"), otherwise it waits for them first ([`Busy::Waiting`]
+/// and `None`).
+fn begin(app: &App, g: &mut Game, job: Busy) -> Result<Option<OwnedSemaphorePermit>, ApiError> {
     g.ensure_idle()?;
     g.cancel_wait.store(false, Ordering::SeqCst);
     g.drop_move = false;
-    g.busy = Some(busy);
+    let permits = g.engine.threads().min(app.threads) as u32;
+    let permit = app.permits.clone().try_acquire_many_owned(permits).ok();
+    g.busy = Some(if permit.is_some() { job } else { Busy::Waiting });
     g.changed();
-    Ok(())
+    Ok(permit)
+}
+
+/// The threads for a job that [`begin`] started: those it took, or as
+/// many as it searches with once free; `None` when the job was stopped
+/// meanwhile.
+async fn threads(
+    app: &App,
+    game: &Mutex<Game>,
+    taken: Option<OwnedSemaphorePermit>,
+) -> Option<OwnedSemaphorePermit> {
+    match taken {
+        Some(p) => Some(p),
+        None => threads_for(app, game).await,
+    }
 }
 
 /// Waits for as many permits of the server's threads as the game's engine
@@ -139,9 +158,13 @@ fn run_job<T: Send + 'static>(
     finish: impl FnOnce(&mut Game, T) + Send + 'static,
 ) {
     let mut g = lock(game);
-    g.busy = Some(busy);
-    g.changed();
-    let cancelled = permit.is_none();
+    if g.busy != Some(busy) {
+        g.busy = Some(busy);
+        g.changed();
+    }
+    // A stop that came before the job reached the engine (which it would
+    // not have stopped) holds too: it was made under this lock.
+    let cancelled = permit.is_none() || g.cancel_wait.load(Ordering::SeqCst);
     let done = game.clone();
     let work = move |t: &mut Thinker| {
         let out = catch_unwind(AssertUnwindSafe(|| work(t)));
@@ -183,18 +206,18 @@ pub async fn think(
 ) -> Result<Response, ApiError> {
     let limits = req.limits()?;
     let game = app.store.get(&id)?;
-    let version = {
+    let (version, busy, taken) = {
         let mut g = lock(&game);
         if g.line.position().status().is_over() {
             return Err(ApiError::conflict(
                 "the game is over: nothing to think about",
             ));
         }
-        begin(&mut g, Busy::Waiting)?;
-        g.version
+        let taken = begin(&app, &mut g, Busy::Thinking)?;
+        (g.version, g.busy, taken)
     };
     tokio::spawn(async move {
-        let permit = threads_for(&app, &game).await;
+        let permit = threads(&app, &game, taken).await;
         let (pos, presence) = {
             let g = lock(&game);
             (*g.line.position(), g.presence.clone())
@@ -213,7 +236,7 @@ pub async fn think(
             moved(g, pos, out)
         });
     });
-    Ok(accepted(version))
+    Ok(accepted(version, busy))
 }
 
 /// The end of a move's search: its move is played, unless nobody followed
@@ -235,11 +258,13 @@ fn moved(g: &mut Game, pos: Position, (thought, abandoned): (Thought, bool)) {
     g.send("moved", data);
 }
 
-/// 202 with the game's version when the job was asked for.
-fn accepted(version: u64) -> Response {
+/// 202 with what the game is busy with and its version when the job was
+/// asked for.
+fn accepted(version: u64, busy: Option<Busy>) -> Response {
+    let busy = busy.map_or("waiting", Busy::name);
     (
         StatusCode::ACCEPTED,
-        axum::Json(json!({ "busy": "waiting", "version": version })),
+        axum::Json(json!({ "busy": busy, "version": version })),
     )
         .into_response()
 }
@@ -272,19 +297,19 @@ pub async fn start_analysis(
         .limits()?
         .or(cabra::engine::defaults::SERVE_ANALYSIS.budget);
     let game = app.store.get(&id)?;
-    let (version, line, rules) = {
+    let (version, busy, taken, line, rules) = {
         let mut g = lock(&game);
         let line = g.line.moves().to_vec();
         if line.is_empty() {
             return Err(ApiError::conflict("there is no placement to analyze yet"));
         }
-        begin(&mut g, Busy::Waiting)?;
-        (g.version, line, g.line.position().rules())
+        let taken = begin(&app, &mut g, Busy::Analyzing)?;
+        (g.version, g.busy, taken, line, g.line.position().rules())
     };
     let end = Position::from_moves(rules, &line)
         .map_err(|_| ApiError::conflict("the game's line does not replay"))?;
     tokio::spawn(async move {
-        let permit = threads_for(&app, &game).await;
+        let permit = threads(&app, &game, taken).await;
         let presence = lock(&game).presence.clone();
         let mut watch = Watch {
             presence: presence.clone(),
@@ -323,7 +348,7 @@ pub async fn start_analysis(
             },
         );
     });
-    Ok(accepted(version))
+    Ok(accepted(version, busy))
 }
 
 /// `GET /api/games/{id}/analysis`: the last analysis of the line.

@@ -228,6 +228,20 @@ def test_the_view_turns_and_shows_lower_layers(browser):
     page.click("#moves li.current")
     page.wait_for_timeout(300)
     assert ply(page) == 3
+    # A placement at the start would drop all three moves: the first click
+    # says so and changes nothing (the words stay while the pointer
+    # moves), the same placement again makes it.
+    page.keyboard.press("Home")
+    wait_ply(page, 0)
+    cell(page, 2, 2).click()
+    expect(page.locator("#message")).to_contain_text("This drops the 3 later moves of the game")
+    cell(page, 5, 5).hover()
+    page.wait_for_timeout(300)
+    expect(page.locator("#message")).to_contain_text("This drops the 3 later moves")
+    assert page.evaluate("window.cabra.ui.game.length") == 3
+    cell(page, 2, 2).click()
+    wait_ply(page, 1)
+    assert page.evaluate("window.cabra.ui.game.length") == 1
     assert not page.errors, page.errors
 
 
@@ -236,7 +250,7 @@ def test_a_short_game_is_analysed(browser):
     set_players(page, "human", "human")
     for m in placements("games/hand_straight_bridge.caminos"):
         typed(page, m)
-    expect(page.locator("#result")).to_have_text("player 1 wins by bridge")
+    expect(page.locator("#result")).to_have_text("Player 1 wins by bridge")
     expect(page.locator("#iso g.cube.bridge")).to_have_count(8)
     shot(page, "06-bridge.png")
     page.fill("#an-iterations", "2000")
@@ -379,7 +393,7 @@ def test_a_game_the_server_forgot_is_replaced(browser):
     # Lost again: the placement that finds it gone is made once it is back.
     old = page.evaluate("window.cabra.ui.id")
     page.evaluate(f"fetch('/api/games/{old}', {{method: 'DELETE'}})")
-    cell(page, 6, 6).click()
+    cell(page, 2, 2).click()
     wait_ply(page, 2)
     expect(page.locator("#message")).to_contain_text("it was restored from this page")
     assert moves()[0] == line[0] and moves()[1] != line[1], (moves(), line)
@@ -425,6 +439,10 @@ def test_a_new_game_while_the_engine_thinks(browser):
     expect(page.locator("#message")).to_contain_text("New game", timeout=10_000)
     wait_ply(page, 0)
     assert page.evaluate("window.cabra.ui.game.busy") is None
+    # Nothing of the old game's search is left in the Engine panel.
+    expect(page.locator("#live-line")).to_have_text("")
+    expect(page.locator("#live-text")).to_have_text("Idle.")
+    assert page.evaluate("parseFloat(document.getElementById('winbar').style.width)") == 50
     # A click the moment an engine move was asked for, before the page
     # hears that the engine works: the new game is made all the same.
     page.fill("#time", "0.5")
@@ -569,7 +587,7 @@ def play_engine_games(page, games, label):
         page.wait_for_function(
             "(g => window.__started !== null && g.version > window.__started"
             " && g.result !== 'ongoing' && !g.busy)(window.cabra.ui.game)", timeout=90_000)
-        result = page.text_content("#result")
+        result = page.text_content("#result").lower()
         assert "wins" in result or "draw" in result, (label, g, result)
     set_players(page, "human", "human")
 

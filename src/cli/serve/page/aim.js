@@ -30,6 +30,9 @@ export function makeAim(hooks) {
   // What the aimed piece would do, as the server said (`a`).
   function hint(a) {
     if (!a) return;
+    // A move that would drop later moves waits to be asked again: that
+    // stays said while the pointer moves.
+    if (ui.confirming && ui.note) { hooks.say(ui.note, ui.noteKind); return; }
     if (ui.armed) {
       ui.armedLegal = a.legal;
       drawPlace(a.legal);

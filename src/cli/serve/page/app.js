@@ -25,7 +25,7 @@ const ui = {
   rotation: 0, layers: 3, column: null, armed: false, armedLegal: false,
   players: JSON.parse(sessionStorage.getItem(PLAYERS) || 'null') || { 1: 'human', 2: 'engine' },
   thinking: null, lastThought: '', analysis: null, reviewing: null, bannerClosed: null,
-  events: null, asking: false, holding: 0, job: null, note: '', noteKind: '',
+  events: null, asking: false, holding: 0, job: null, confirming: null, note: '', noteKind: '',
   // How many changes of position the note outlives: a restored game's
   // words stay said over the move that found the game gone (or the one
   // made right after), whichever started the restore.
@@ -79,8 +79,9 @@ async function redraw() {
 // The header: how the game stands, and what the engine is doing.
 function status(g) {
   if (g.busy === 'thinking') return `The engine is thinking for player ${g.to_move}`;
-  if (g.busy === 'waiting') return 'The engine waits for a free search thread…';
-  if (g.busy === 'analyzing') return 'The engine is analyzing the game…';
+  // The header adds " …" while the engine works.
+  if (g.busy === 'waiting') return 'The engine waits for a free search thread';
+  if (g.busy === 'analyzing') return 'The engine is analyzing the game';
   const text = g.text.charAt(0).toUpperCase() + g.text.slice(1);
   // Stopped, or a game loaded: the engine moves again when asked.
   const paused = ui.waiting && g.result === 'ongoing' && ui.players[g.to_move] === 'engine';
@@ -137,6 +138,7 @@ async function show(game) {
     aim.drop();
     if (ui.noteKeep > 0) ui.noteKeep -= 1;
     else ui.note = '';
+    ui.confirming = null;
   }
   if (ui.analysis && !game.analysis) { ui.analysis = null; ui.reviewing = null; }
   drawPanels();
@@ -267,7 +269,25 @@ function maybeEngine() {
       && ui.players[g.to_move] === 'engine') engineMove(true);
 }
 
+// A move made where earlier moves are shown drops the moves after it,
+// and an analysis of them. More than an Undo takes back (two), or an
+// analysis, are dropped only when the move is asked for twice in a row;
+// the first time the page says what would go.
+function dropsTooMuch(what) {
+  const g = ui.game;
+  const dropped = g.length - g.ply;
+  if (dropped === 0 || (dropped <= 2 && !g.analysis)) { ui.confirming = null; return false; }
+  const key = `${g.id}:${g.version}:${what}`;
+  if (ui.confirming === key) { ui.confirming = null; return false; }
+  ui.confirming = key;
+  const moves = dropped === 1 ? 'the later move' : `the ${dropped} later moves`;
+  const again = what === 'engine' ? 'press Engine move now' : 'make the same move';
+  note(`This drops ${moves} of the game${g.analysis ? ' and its analysis' : ''}: ${again} again to go on, or press End to go back to the last move.`, 'bad');
+  return true;
+}
+
 async function place(body) {
+  if (dropsTooMuch(JSON.stringify(body))) return;
   const t0 = performance.now();
   ui.waiting = false;
   if (await act(() => api.place(ui.id, body))) {
@@ -408,7 +428,8 @@ function listen() {
     const d = JSON.parse(e.data);
     const made = d.state && d.state.line[d.state.ply - 1];
     const mover = made ? `player ${made.player}` : 'the mover';
-    ui.lastThought = `Played ${d.move}${d.interrupted ? ' (stopped)' : ''}: ${(100 * d.winrate).toFixed(1)}% for ${mover} after ${d.iterations.toLocaleString('en')} iterations in ${d.seconds.toFixed(1)} s.`;
+    const n = `${d.iterations.toLocaleString('en')} iteration${d.iterations === 1 ? '' : 's'}`;
+    ui.lastThought = `Played ${d.move}${d.interrupted ? ' (stopped)' : ''}: ${(100 * d.winrate).toFixed(1)}% for ${mover} after ${n} in ${d.seconds.toFixed(1)} s.`;
     drawLive(ui);
   });
   es.addEventListener('analyzing', (e) => {
@@ -510,7 +531,11 @@ function wire() {
   $('undo').onclick = undo;
   $('sheet-undo').onclick = undo;
   $('redo').onclick = redo;
-  $('go').onclick = () => { ui.waiting = false; engineMove(false); };
+  $('go').onclick = () => {
+    if (dropsTooMuch('engine')) return;
+    ui.waiting = false;
+    engineMove(false);
+  };
   // Stop means stop: the engine plays the move it has found, and no
   // engine move follows by itself (engine against engine pauses) until
   // asked for by Engine move now, a placement or a change of players.
@@ -527,6 +552,8 @@ function wire() {
       ui.waiting = false;
       // The side the engine searches for is taken over: its search stops
       // and its move is not played (as detaching an engine in Sabaki).
+      // A note about who moves next no longer holds (a restore's stays).
+      if (!ui.noteKeep) note('', '');
       const g = ui.game;
       if (ui.players[p] === 'human' && g && g.busy && ui.job === 'think' && g.to_move === p) {
         api.stop(ui.id, false)

@@ -138,7 +138,7 @@ export function drawGame(ui, onGoto) {
   }
   const cur = list.querySelector('.current');
   if (cur) keepInView(list, cur);
-  $('result').textContent = g.result === 'ongoing' ? `Move ${g.ply + 1}: player ${g.to_move} to move` : g.text;
+  $('result').textContent = g.result === 'ongoing' ? `Move ${g.ply + 1}: player ${g.to_move} to move` : g.text.charAt(0).toUpperCase() + g.text.slice(1);
   const counts = g.count === 'edge'
     ? `Edge columns: player 1 ${g.edge[0]}, player 2 ${g.edge[1]} (more wins if nobody bridges)`
     : `Perimeter pieces: player 1 ${g.perimeter[0]}, player 2 ${g.perimeter[1]} (fewer wins if nobody bridges)`;
@@ -157,25 +157,39 @@ export function drawGame(ui, onGoto) {
 }
 
 // The live view of a search: win rate for player 1 as a bar, the numbers,
-// the best line.
+// the best line; between searches, the last word about this game (or,
+// once it is over, its result), never another game's.
 export function drawLive(ui) {
   const t = ui.thinking;
-  const busy = ui.game.busy;
+  const g = ui.game;
+  const busy = g.busy;
   drawSheet(ui);
   $('stop').disabled = !busy;
-  $('go').disabled = !!busy || ui.game.result !== 'ongoing';
-  $('analyze').disabled = !!busy || ui.game.line.length === 0;
-  if (busy === 'waiting') { $('live-text').textContent = 'Waiting for a free search thread…'; return; }
+  $('go').disabled = !!busy || g.result !== 'ongoing';
+  $('analyze').disabled = !!busy || g.line.length === 0;
+  const bar = (p1) => { $('winbar').style.width = `${(100 * p1).toFixed(1)}%`; };
+  if (g.result !== 'ongoing') bar(g.result === 'p1' ? 1 : g.result === 'p2' ? 0 : 0.5);
   if (!t) {
-    if (!busy) $('live-text').textContent = ui.lastThought || 'Idle.';
+    $('status-live').textContent = '';
+    if (busy === 'waiting') $('live-text').textContent = 'Waiting for a free search thread (other games hold them)…';
+    else if (busy === 'analyzing') $('live-text').textContent = 'Analyzing the game: see the Analysis panel.';
+    else if (busy === 'thinking') $('live-text').textContent = `Thinking for player ${g.to_move}…`;
+    else $('live-text').textContent = ui.lastThought || 'Idle.';
+    if (!busy && !ui.lastThought) {
+      if (g.result === 'ongoing') bar(0.5);
+      $('live-line').textContent = '';
+    }
     return;
   }
   const p1 = t.player === 1 ? t.winrate : 1 - t.winrate;
-  $('winbar').style.width = `${(100 * p1).toFixed(1)}%`;
+  bar(p1);
+  const iterations = `${t.iterations.toLocaleString('en')} iteration${t.iterations === 1 ? '' : 's'}`;
   $('live-text').textContent =
     `Thinking for player ${t.player}: ${(100 * t.winrate).toFixed(1)}% to win, ` +
-    `${t.iterations.toLocaleString('en')} iterations, ${(t.elapsed_ms / 1000).toFixed(1)} s`;
+    `${iterations}, ${(t.elapsed_ms / 1000).toFixed(1)} s`;
   $('live-line').textContent = t.pv.length ? `Best line: ${t.pv.join(', ')}` : '';
+  // In the header too, where a desktop screen always shows it.
+  $('status-live').textContent = t.pv.length ? `${t.pv[0]}, ${(100 * t.winrate).toFixed(0)}% to win` : '';
 }
 
 // On a phone, a line at the top of the pieces' sheet: what the engine

@@ -116,6 +116,19 @@ def test_the_page_loads_offline_and_shows_the_board(browser):
     expect(page.locator("#orient-name")).to_have_text("O N0")
     page.click("#orient-next")
     expect(page.locator("#orient-name")).to_have_text("O E0")
+    # By keyboard: Tab goes from the pieces at the left to the board's
+    # controls, the orientations are one stop whose arrows choose.
+    order = page.evaluate("""() => { return [...document.querySelectorAll('button, select, input, [tabindex]')]
+            .filter((e) => e.tabIndex >= 0 && e.offsetParent !== null && !e.disabled).map((e) => e.id || e.dataset.orientation || e.dataset.piece); }""")
+    assert order.index("rot-left") > order.index("new") > order.index("E0"), order
+    assert sum(1 for e in order if e in ("T0", "N0", "E0")) == 1, order
+    page.focus("#orient-list button.on")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#orient-name")).to_have_text("O T0")
+    expect(page.locator("#orient-list button.on")).to_be_focused()
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#orient-name")).to_have_text("O E0")
+    assert ply(page) == 0
     # Nothing was fetched from anywhere but the server.
     hosts = page.evaluate("[...new Set(performance.getEntriesByType('resource').map(e => new URL(e.name).host))]")
     assert hosts == [URL.split("/")[2]], hosts
@@ -448,9 +461,12 @@ def test_a_new_game_while_the_engine_thinks(browser):
     page.fill("#time", "0.5")
     cell(page, 4, 4).click()
     wait_ply(page, 2)
+    # (As the page asks for its own moves: for the game at its version,
+    # so that one arriving after the new game is refused.)
     page.evaluate("""() => {
+        const body = JSON.stringify({time_ms: 60000, version: window.cabra.ui.game.version});
         fetch(`/api/games/${window.cabra.ui.id}/think`, {method: 'POST',
-            headers: {'Content-Type': 'application/json'}, body: '{"time_ms": 60000}'});
+            headers: {'Content-Type': 'application/json'}, body});
         document.getElementById('new').click();
     }""")
     expect(page.locator("#message")).to_contain_text("New game", timeout=10_000)
@@ -465,6 +481,9 @@ def test_taking_over_the_engine_side_mid_search_drops_its_move(browser):
     page.fill("#time", "60")
     cell(page, 4, 4).click()
     page.wait_for_function("window.cabra.ui.game.busy === 'thinking'")
+    # A key that would change the game says why it cannot, in the page's words.
+    page.keyboard.press("u")
+    expect(page.locator("#message")).to_have_text("The engine is working: wait, or press Stop.")
     # Player 2 becomes a person while the engine searches for it: the
     # search stops, its move is not played, and the person moves.
     page.select_option("#p2", "human")

@@ -41,6 +41,9 @@ const REPORT_EVERY: Duration = Duration::from_millis(100);
 pub struct BudgetRequest {
     time_ms: Option<u64>,
     iterations: Option<u64>,
+    /// Only while the game is at this version (409 otherwise): a page's
+    /// own engine move is moot once the game changed under it.
+    version: Option<u64>,
 }
 
 impl BudgetRequest {
@@ -96,12 +99,23 @@ impl Listener for Follow {
     }
 }
 
-/// Marks an idle game busy with `job`, and takes the threads it searches
+/// Marks an idle game (at `version`, if given) busy with `job`, and takes the threads it searches
 /// with when they are free: then it is busy with `job` at once (the page
 /// says "thinking"), otherwise it waits for them first ([`Busy::Waiting`]
 /// and `None`).
-fn begin(app: &App, g: &mut Game, job: Busy) -> Result<Option<OwnedSemaphorePermit>, ApiError> {
+fn begin(
+    app: &App,
+    g: &mut Game,
+    job: Busy,
+    version: Option<u64>,
+) -> Result<Option<OwnedSemaphorePermit>, ApiError> {
     g.ensure_idle()?;
+    if let Some(v) = version.filter(|&v| v != g.version) {
+        return Err(ApiError::conflict(format!(
+            "the game changed: it is at version {}, not {v}",
+            g.version
+        )));
+    }
     g.cancel_wait.store(false, Ordering::SeqCst);
     g.drop_move = false;
     let permits = g.engine.threads().min(app.threads) as u32;
@@ -213,7 +227,7 @@ pub async fn think(
                 "the game is over: nothing to think about",
             ));
         }
-        let taken = begin(&app, &mut g, Busy::Thinking)?;
+        let taken = begin(&app, &mut g, Busy::Thinking, req.version)?;
         (g.version, g.busy, taken)
     };
     tokio::spawn(async move {
@@ -303,7 +317,7 @@ pub async fn start_analysis(
         if line.is_empty() {
             return Err(ApiError::conflict("there is no placement to analyze yet"));
         }
-        let taken = begin(&app, &mut g, Busy::Analyzing)?;
+        let taken = begin(&app, &mut g, Busy::Analyzing, req.version)?;
         (g.version, g.busy, taken, line, g.line.position().rules())
     };
     let end = Position::from_moves(rules, &line)

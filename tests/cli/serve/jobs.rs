@@ -154,3 +154,32 @@ fn a_search_stopped_without_its_move_leaves_the_game_as_it_was() {
     );
     assert_eq!(status, 400, "{v}");
 }
+
+#[test]
+fn an_engine_move_for_a_version_the_game_has_left_is_refused() {
+    let s = Server::start(&["--threads", "1"]);
+    let id = s.new_game();
+    let v = s.ok("GET", &game_path(&id, ""), None)["version"].clone();
+    s.ok("POST", &game_path(&id, "/new"), None);
+    let (status, answer) = s.json(
+        "POST",
+        &game_path(&id, "/think"),
+        Some(json!({ "iterations": 50, "version": v })),
+    );
+    assert_eq!(status, 409, "{answer}");
+    assert!(
+        answer["error"]
+            .as_str()
+            .unwrap()
+            .contains("the game changed"),
+        "{answer}"
+    );
+    let now = s.ok("GET", &game_path(&id, ""), None);
+    assert_eq!(now["busy"], Value::Null);
+    let answer = s.ok(
+        "POST",
+        &game_path(&id, "/think"),
+        Some(json!({ "iterations": 50, "version": now["version"] })),
+    );
+    assert_eq!(answer["busy"], "thinking");
+}

@@ -17,6 +17,7 @@ import { drawTray, drawOrientations, drawGame, drawLive, drawAnalysis, drawBanne
 
 const $ = (id) => document.getElementById(id);
 const KEY = 'cabra-game';
+const BUSY = 'The engine is working: wait, or press Stop.';
 const PLAYERS = 'cabra-players';
 
 const ui = {
@@ -198,10 +199,16 @@ async function act(f, shows = true) {
   if (recovering) await recovering;
   const id = ui.id;
   try { await run(); return true; } catch (e) {
-    if (!await recover(e, id)) { note(e.message, 'bad'); return false; }
+    if (!await recover(e, id)) { note(refusal(e), 'bad'); return false; }
     if (ui.id === id || !ui.game) return false;
-    try { await run(); return true; } catch (again) { note(again.message, 'bad'); return false; }
+    try { await run(); return true; } catch (again) { note(refusal(again), 'bad'); return false; }
   }
+}
+
+// Why a request was refused, in the page's words where the server's
+// are about its API (a change while the engine works: a key, a button).
+function refusal(e) {
+  return e.status === 409 && /stop it first/.test(e.message) ? BUSY : e.message;
 }
 
 // The engine's limits from the Engine panel, or why they cannot be
@@ -240,7 +247,9 @@ async function engineMove(auto) {
     if (ui.noteKind === 'bad' && !ui.noteKeep) note('', '');
     try {
       ui.job = 'think';
-      await api.think(ui.id, limits);
+      // A move the page asks for by itself is for the game as shown: a
+      // new game or a file that replaced it meanwhile refuses it.
+      await api.think(ui.id, auto ? { ...limits, version: ui.game.version } : limits);
     } catch (e) {
       // Another request got the engine first (a 409): its events follow.
       if (auto && e.status === 409) return;

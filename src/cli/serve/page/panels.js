@@ -51,8 +51,19 @@ export function drawOrientations(ui, onPick) {
   const list = $('orient-list');
   list.className = ui.game && ui.game.to_move === 2 ? 'p2' : 'p1';
   list.replaceChildren();
+  // One Tab stop for the list, the orientation chosen; the arrows go
+  // through it (a listbox's keys).
+  list.onkeydown = (e) => {
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
+    if (!step) return;
+    e.preventDefault();
+    e.stopPropagation();
+    onPick((ui.orient[ui.piece] + step + names.length) % names.length);
+    const on = list.querySelector('.on');
+    if (on) on.focus();
+  };
   names.forEach((n, i) => {
-    const b = el('button', { role: 'option', 'data-orientation': n, title: `${ui.piece} ${n}` });
+    const b = el('button', { role: 'option', 'data-orientation': n, title: `${ui.piece} ${n}`, tabindex: i === ui.orient[ui.piece] ? '0' : '-1' });
     b.innerHTML = pictures[i];
     b.append(el('span', {}, n));
     if (i === ui.orient[ui.piece]) { b.classList.add('on'); b.setAttribute('aria-selected', 'true'); }

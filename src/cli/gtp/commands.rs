@@ -258,6 +258,12 @@ fn save(g: &mut Gtp, args: &[String]) -> Reply {
     if args.is_empty() {
         return usage();
     }
+    // A mistyped option is not a file name (`./-x.caminos` names such a file).
+    if let Some(option) = args.first().filter(|w| w.starts_with('-')) {
+        return Reply::Err(format!(
+            "unknown option '{option}': savecaminos [--force] FILE (./{option} for a file so named)"
+        ));
+    }
     let path = args.join(" ");
     let file = Path::new(&path);
     // A file that cannot be written is refused first, for its reason.

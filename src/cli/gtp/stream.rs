@@ -48,14 +48,16 @@ pub struct Request {
     maxmoves: usize,
 }
 
-/// Reads an interval: a whole number is centiseconds (as `lz-analyze`
-/// reads it), or a duration with a unit (`250ms`, `1s`).
+/// Reads an interval: a number without a unit is centiseconds (as
+/// `lz-analyze` and `kata-analyze` read it; `50.0` too), or a duration
+/// with a unit (`250ms`, `1s`).
 fn parse_interval(word: &str) -> Result<Duration, String> {
-    let d = match word.parse::<u64>() {
-        Ok(cs) => Duration::from_millis(cs.saturating_mul(10)),
-        Err(_) => parse_duration(word).map_err(|_| {
-            format!("'{word}' is not an interval (centiseconds, or a duration such as 250ms)")
-        })?,
+    let bad = || format!("'{word}' is not an interval (centiseconds, or a duration such as 250ms)");
+    let d = if word.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+        let cs: f64 = word.parse().map_err(|_| bad())?;
+        Duration::try_from_secs_f64(cs / 100.0).map_err(|_| bad())?
+    } else {
+        parse_duration(word).map_err(|_| bad())?
     };
     Ok(d.max(MIN_INTERVAL))
 }
@@ -267,7 +269,20 @@ mod tests {
             Request::parse(Kind::Analyze, &words("0")).unwrap().interval,
             MIN_INTERVAL
         );
-        for bad in ["x", "50 60", "maxmoves 0", "maxmoves", "interval soon"] {
+        // A decimal is centiseconds too (not seconds, as a duration).
+        for (word, ms) in [("50.0", 500), ("1.5", 15), ("2.", 20), ("1s", 1000)] {
+            let r = Request::parse(Kind::Analyze, &words(word)).unwrap();
+            assert_eq!(r.interval, Duration::from_millis(ms), "{word}");
+        }
+        for bad in [
+            "x",
+            "50 60",
+            "maxmoves 0",
+            "maxmoves",
+            "interval soon",
+            "1.2.3",
+            "1e400",
+        ] {
             assert!(Request::parse(Kind::Analyze, &words(bad)).is_err(), "{bad}");
         }
     }

@@ -168,6 +168,9 @@ fn load_save_result_and_final_score_agree_with_check() {
             .contains("not a regular file")
     );
     assert!(s.fails("savecaminos").starts_with("usage"));
+    // A mistyped option is refused, not taken into the file's name.
+    let e = s.fails(&format!("savecaminos --Force {}", bad.to_str().unwrap()));
+    assert!(e.contains("unknown option '--Force'"), "{e}");
     // A file this session neither loaded nor saved is kept unless told.
     let other = dir.path().join("notes.txt");
     std::fs::write(&other, "mine").unwrap();

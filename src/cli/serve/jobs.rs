@@ -99,10 +99,10 @@ impl Listener for Follow {
     }
 }
 
-/// Marks an idle game (at `version`, if given) busy with `job`, and takes the threads it searches
-/// with when they are free: then it is busy with `job` at once (the page
-/// says "thinking"), otherwise it waits for them first ([`Busy::Waiting`]
-/// and `None`).
+/// Marks an idle game (at `version`, if given) busy with `job`, and takes
+/// the threads it searches with when they are free: then it is busy with
+/// `job` at once (the page says "thinking"), otherwise it waits for them
+/// first ([`Busy::Waiting`] and `None`).
 fn begin(
     app: &App,
     g: &mut Game,

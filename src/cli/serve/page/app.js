@@ -559,10 +559,10 @@ function wire() {
     $(`p${p}`).onchange = () => {
       ui.players[p] = $(`p${p}`).value;
       ui.waiting = false;
-      // The side the engine searches for is taken over: its search stops
-      // and its move is not played (as detaching an engine in Sabaki).
       // A note about who moves next no longer holds (a restore's stays).
       if (!ui.noteKeep) note('', '');
+      // The side the engine searches for is taken over: its search stops
+      // and its move is not played (as detaching an engine in Sabaki).
       const g = ui.game;
       if (ui.players[p] === 'human' && g && g.busy && ui.job === 'think' && g.to_move === p) {
         api.stop(ui.id, false)

@@ -242,15 +242,12 @@ def test_the_view_turns_and_shows_lower_layers(browser):
     page.wait_for_timeout(300)
     assert ply(page) == 3
     # A placement at the start would drop all three moves: the first click
-    # says so and changes nothing (the words stay while the pointer
-    # moves), the same placement again makes it.
+    # says so and changes nothing, the same placement again makes it.
     page.keyboard.press("Home")
     wait_ply(page, 0)
     cell(page, 2, 2).click()
     expect(page.locator("#message")).to_contain_text("This drops the 3 later moves of the game")
-    cell(page, 5, 5).hover()
     page.wait_for_timeout(300)
-    expect(page.locator("#message")).to_contain_text("This drops the 3 later moves")
     assert page.evaluate("window.cabra.ui.game.length") == 3
     cell(page, 2, 2).click()
     wait_ply(page, 1)
@@ -429,6 +426,13 @@ def test_a_loaded_game_waits_for_the_player(browser):
     page.wait_for_timeout(1500)
     assert ply(page) == 11
     assert not page.evaluate("window.cabra.ui.game.busy")
+    # A reload of the tab keeps it waiting.
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    wait_ply(page, 11)
+    expect(page.locator("#status")).to_contain_text("the engine waits for Engine move now")
+    page.wait_for_timeout(1500)
+    assert ply(page) == 11 and not page.evaluate("window.cabra.ui.game.busy")
     # Limits in the Engine panel that cannot be used are refused there.
     page.fill("#time", "-3")
     page.click("#go")
@@ -438,6 +442,14 @@ def test_a_loaded_game_waits_for_the_player(browser):
     page.click("#go")
     wait_ply(page, 12)
     expect(page.locator("#message")).not_to_have_class("bad")
+    # The win bar stays with the engine's last word once it has moved.
+    expect(page.locator("#live-text")).to_contain_text("Played ")
+    page.wait_for_timeout(300)
+    said = page.text_content("#live-text")
+    for_p2 = float(re.search(r"([0-9.]+)% for player 2", said).group(1))
+    width = page.evaluate("parseFloat(document.getElementById('winbar').style.width)")
+    assert abs(width - (100 - for_p2)) < 0.11, (said, width)
+    assert page.text_content("#live-line").startswith("Best line: ")
     assert not page.errors, page.errors
 
 
@@ -484,8 +496,12 @@ def test_taking_over_the_engine_side_mid_search_drops_its_move(browser):
     # A key that would change the game says why it cannot, in the page's words.
     page.keyboard.press("u")
     expect(page.locator("#message")).to_have_text("The engine is working: wait, or press Stop.")
-    # Player 2 becomes a person while the engine searches for it: the
-    # search stops, its move is not played, and the person moves.
+    # Player 2 becomes a person while the engine searches for it (after a
+    # reload of the tab, which asked for the search before): the search
+    # stops, its move is not played, and the person moves.
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    page.wait_for_function("window.cabra.ui.game.busy === 'thinking'")
     page.select_option("#p2", "human")
     expect(page.locator("#message")).to_contain_text("Player 2 is yours")
     page.wait_for_function("!window.cabra.ui.game.busy")

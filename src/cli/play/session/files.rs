@@ -58,6 +58,15 @@ impl Session {
             );
         }
         let path = Self::path_arg(arg);
+        // A pipe or a device would hold the prompt until someone writes to
+        // it, past Ctrl-C: only files are loaded here (a pipe may be given
+        // on the command line).
+        if std::fs::metadata(&path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+            return Response::err(format!(
+                "cannot load {}: it is not a regular file (the current game is unchanged)",
+                commands::echo(&path.display().to_string(), 200)
+            ));
+        }
         match read_record(&path) {
             Ok(record) => {
                 let pos = record.position;

@@ -6,11 +6,19 @@ use super::*;
 
 impl Session {
     pub(super) fn settings(&self) -> String {
-        let time = self.budget.time.map_or("-".to_string(), format_duration);
+        // The clock stands for these while it runs (`set clock off` ends it).
+        let aside = if self.clock.is_some() {
+            "   (not while the clock runs)"
+        } else {
+            ""
+        };
+        let time = self.budget.time.map_or("-".to_string(), |t| {
+            format!("{}{aside}", format_duration(t))
+        });
         let iterations = self
             .budget
             .iterations
-            .map_or("-".to_string(), |n| n.to_string());
+            .map_or("-".to_string(), |n| format!("{n}{aside}"));
         let clock = self.clock.map_or("-".to_string(), |c| {
             format!(
                 "{}   ({} left on the engine's clock)",

@@ -14,11 +14,23 @@ impl Session {
             left: c.left,
             increment: c.control.increment,
         });
-        // On its clock the engine takes its share and may stop early.
-        let mut request = Request::new(pos).clock(clock);
-        if clock.is_none() {
-            request = request.limits(self.budget);
-        }
+        // On its clock the engine takes its share and may stop early: the
+        // clock, set in this session, stands for the time or iterations a
+        // placement (`--time` too), as `set time` ends the clock. A node cap
+        // stays.
+        let request = Request::new(pos).clock(clock);
+        let request = match (
+            clock,
+            self.budget.nodes.or(self.engine.config().budget.nodes),
+        ) {
+            (None, _) => request.limits(self.budget),
+            (Some(_), Some(nodes)) => request.limits(Budget {
+                nodes: Some(nodes),
+                ..Budget::UNLIMITED
+            }),
+            // No limit of its own: the clock's share is the only one.
+            (Some(_), None) => request.until_stopped(),
+        };
         let ui = &mut self.ui;
         let thought = self.engine.search_here(request, |p| ui.progress(&pos, p));
         self.ui.progress_done();

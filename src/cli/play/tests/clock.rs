@@ -56,3 +56,41 @@ fn the_engine_plays_on_its_clock_and_the_clock_runs_down() {
     ok(&mut s, "set time 20ms");
     assert_eq!(clock_line(&mut s), "clock       -");
 }
+
+#[test]
+fn the_clock_stands_for_a_limit_given_at_start() {
+    // As `cabra play --iterations 1`, then `set clock`: the clock's share
+    // sets the search, not the one iteration.
+    let engine = EngineHandle::new(
+        EngineConfig {
+            threads: Some(1),
+            seed: Some(1),
+            budget: Budget::iterations(1),
+            ..EngineConfig::default()
+        },
+        &defaults::PLAY,
+    );
+    let record = Record {
+        position: Position::new(),
+        header: Vec::new(),
+    };
+    let options = Options {
+        budget: Budget::iterations(1),
+        ..options(You::One, false)
+    };
+    let mut s = Session::new(record, None, options, engine, Box::new(QuietUi::default()));
+    ok(&mut s, "set clock 2s+100ms");
+    assert!(ok(&mut s, "set").contains("iterations  1   (not while the clock runs)"));
+    let t = ok(&mut s, "L T0 000");
+    let iterations: u64 = t
+        .split_whitespace()
+        .zip(t.split_whitespace().skip(1))
+        .find(|(_, w)| w.starts_with("iteration"))
+        .and_then(|(n, _)| n.replace(',', "").parse().ok())
+        .unwrap_or_else(|| panic!("{t}"));
+    assert!(iterations > 100, "{t}");
+    // Off again, the one iteration a placement is back.
+    ok(&mut s, "set clock off");
+    let t = ok(&mut s, "O T0 660");
+    assert!(t.contains(" 1 iteration"), "{t}");
+}

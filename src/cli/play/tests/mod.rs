@@ -223,6 +223,9 @@ fn save_and_load_keep_the_game_and_refuse_bad_files() {
         &format!("load {}", dir.join("missing.caminos").display()),
     );
     assert!(e.contains("there is no such file"), "{e}");
+    // A device (or a pipe, which would hold the prompt) is not loaded.
+    let e = err(&mut s, "load /dev/null");
+    assert!(e.contains("not a regular file"), "{e}");
     let e = err(&mut s, &format!("save {}", dir.display()));
     assert!(
         e.contains(&format!("`save {}`", dir.join("game.caminos").display())),

@@ -10,7 +10,8 @@ import { forgetPointer } from './board.js';
 
 const $ = (id) => document.getElementById(id);
 
-// `hooks`: { ui, humanTurn, redraw, place, note } from the page.
+// `hooks`: { ui, humanTurn, redraw, place, held, note, say } from the page;
+// `held(body)` says whether a placement waits to be asked again.
 export function makeAim(hooks) {
   const { ui } = hooks;
 
@@ -30,9 +31,6 @@ export function makeAim(hooks) {
   // What the aimed piece would do, as the server said (`a`).
   function hint(a) {
     if (!a) return;
-    // A move that would drop later moves waits to be asked again: that
-    // stays said while the pointer moves.
-    if (ui.confirming && ui.note) { hooks.say(ui.note, ui.noteKind); return; }
     if (ui.armed) {
       ui.armedLegal = a.legal;
       drawPlace(a.legal);
@@ -55,8 +53,20 @@ export function makeAim(hooks) {
   function placeAimed() {
     const a = aimed();
     if (!a) return;
+    const [column, armed, legal] = [ui.column, ui.armed, ui.armedLegal];
     drop();
-    hooks.place({ aim: a });
+    if (hooks.held({ aim: a })) {
+      // To be asked again (it would drop later moves): a tapped aim
+      // stays, so that Place asks again.
+      if (armed) {
+        ui.column = column;
+        ui.armed = true;
+        ui.armedLegal = legal;
+        drawPlace(legal);
+      }
+      return;
+    }
+    hooks.place({ aim: a }, true);
   }
 
   // A click or a tap on column `c` of either view.

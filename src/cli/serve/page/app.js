@@ -26,15 +26,23 @@ const ui = {
   rotation: 0, layers: 3, column: null, armed: false, armedLegal: false,
   players: JSON.parse(sessionStorage.getItem(PLAYERS) || 'null') || { 1: 'human', 2: 'engine' },
   thinking: null, lastThought: '', analysis: null, reviewing: null, bannerClosed: null,
-  events: null, asking: false, holding: 0, job: null, confirming: null, note: '', noteKind: '',
+  events: null, asking: false, holding: 0, job: null, confirming: null, note: '', noteKind: '', lastBar: null,
   // How many changes of position the note outlives: a restored game's
   // words stay said over the move that found the game gone (or the one
   // made right after), whichever started the restore.
   noteKeep: 0,
-  // A game loaded (a file, a code) waits for the player: the engine moves
-  // again once asked to, or once a placement is made.
-  waiting: false,
 };
+// Whether the engine waits to be asked (after Stop, or a game loaded) is
+// kept with the tab, so that a reload does not set it going.
+{
+  const WAITING = 'cabra-waiting';
+  let waiting = sessionStorage.getItem(WAITING) === 'true';
+  Object.defineProperty(ui, 'waiting', {
+    enumerable: true,
+    get: () => waiting,
+    set: (v) => { waiting = v; sessionStorage.setItem(WAITING, String(v)); },
+  });
+}
 // Timings read by the browser tests (and anyone curious).
 window.cabra = { ui, times: {} };
 
@@ -64,7 +72,12 @@ function ghosts() {
 
 function note(text, kind, keep = 0) { ui.note = text; ui.noteKind = kind; ui.noteKeep = keep; say(text, kind); }
 
-const aim = makeAim({ ui, humanTurn, redraw: () => redraw(), place: (body) => place(body), note, say });
+const aim = makeAim({
+  ui, humanTurn, note, say,
+  redraw: () => redraw(),
+  place: (body, checked) => place(body, checked),
+  held: (body) => dropsTooMuch(JSON.stringify(body)),
+});
 
 // Redraws the board; with a piece aimed, says what it would do.
 async function redraw() {
@@ -124,6 +137,14 @@ function continues(prev, next) {
   return prev.line.every((m, i) => next.line[i] && next.line[i].move === m.move);
 }
 
+// The engine's last word (its text, win bar and best line) no longer
+// applies: another game, or a position before the one it moved in.
+function forgetThought() {
+  ui.lastThought = '';
+  ui.lastBar = null;
+  $('live-line').textContent = '';
+}
+
 // Shows a state of the game, unless a newer one is shown already (a
 // request's answer can arrive after the events that followed it).
 async function show(game) {
@@ -133,7 +154,7 @@ async function show(game) {
   if (!game.busy) ui.thinking = null;
   // The engine's last word is about the position it moved in: gone back
   // past it, or in another game, it no longer applies.
-  if (!continues(prev, game) || (prev && game.ply < prev.ply)) ui.lastThought = '';
+  if (!continues(prev, game) || (prev && game.ply < prev.ply)) forgetThought();
   if (prev && (prev.ply !== game.ply || prev.id !== game.id)) {
     // The position changed: an aim and a note were about the old one.
     aim.drop();
@@ -295,8 +316,9 @@ function dropsTooMuch(what) {
   return true;
 }
 
-async function place(body) {
-  if (dropsTooMuch(JSON.stringify(body))) return;
+// Places `body`; `checked` when `dropsTooMuch` was asked already.
+async function place(body, checked = false) {
+  if (!checked && dropsTooMuch(JSON.stringify(body))) return;
   const t0 = performance.now();
   ui.waiting = false;
   if (await act(() => api.place(ui.id, body))) {
@@ -439,6 +461,7 @@ function listen() {
     const mover = made ? `player ${made.player}` : 'the mover';
     const n = `${d.iterations.toLocaleString('en')} iteration${d.iterations === 1 ? '' : 's'}`;
     ui.lastThought = `Played ${d.move}${d.interrupted ? ' (stopped)' : ''}: ${(100 * d.winrate).toFixed(1)}% for ${mover} after ${n} in ${d.seconds.toFixed(1)} s.`;
+    ui.lastBar = made && made.player === 2 ? 1 - d.winrate : d.winrate;
     drawLive(ui);
   });
   es.addEventListener('analyzing', (e) => {
@@ -499,7 +522,7 @@ async function openGame() {
   if (!game) game = await api.create();
   ui.id = game.id;
   ui.game = null;
-  ui.lastThought = '';
+  forgetThought();
   sessionStorage.setItem(KEY, ui.id);
   listen();
   if (game.analysis) { try { ui.analysis = await api.analysis(ui.id); } catch (_) { ui.analysis = null; } }
@@ -550,7 +573,8 @@ function wire() {
   // asked for by Engine move now, a placement or a change of players.
   $('stop').onclick = async () => {
     ui.waiting = true;
-    try { await api.stop(ui.id); } catch (e) { note(e.message, 'bad'); }
+    // Between two moves there is no search to stop: the pause holds.
+    try { await api.stop(ui.id); } catch (e) { if (e.status !== 409) note(e.message, 'bad'); }
     drawPanels();
   };
   $('sheet-stop').onclick = $('stop').onclick;
@@ -564,7 +588,8 @@ function wire() {
       // The side the engine searches for is taken over: its search stops
       // and its move is not played (as detaching an engine in Sabaki).
       const g = ui.game;
-      if (ui.players[p] === 'human' && g && g.busy && ui.job === 'think' && g.to_move === p) {
+      const searching = g && (g.busy === 'thinking' || (g.busy === 'waiting' && ui.job !== 'analyze'));
+      if (ui.players[p] === 'human' && searching && g.to_move === p) {
         api.stop(ui.id, false)
           .then(() => note(`Player ${p} is yours: the engine stopped without playing its move.`, 'ok'))
           .catch(() => { /* it ended meanwhile */ });

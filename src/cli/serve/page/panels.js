@@ -179,20 +179,20 @@ export function drawLive(ui) {
   $('go').disabled = !!busy || g.result !== 'ongoing';
   $('analyze').disabled = !!busy || g.line.length === 0;
   const bar = (p1) => { $('winbar').style.width = `${(100 * p1).toFixed(1)}%`; };
-  if (g.result !== 'ongoing') bar(g.result === 'p1' ? 1 : g.result === 'p2' ? 0 : 0.5);
   if (!t) {
+    // A finished game's result, else the engine's last word (its line
+    // stays beside it), else even.
+    if (g.result !== 'ongoing') bar(g.result === 'p1' ? 1 : g.result === 'p2' ? 0 : 0.5);
+    else bar(ui.lastBar ?? 0.5);
     $('status-live').textContent = '';
     if (busy === 'waiting') $('live-text').textContent = 'Waiting for a free search thread (other games hold them)…';
     else if (busy === 'analyzing') $('live-text').textContent = 'Analyzing the game: see the Analysis panel.';
     else if (busy === 'thinking') $('live-text').textContent = `Thinking for player ${g.to_move}…`;
     else $('live-text').textContent = ui.lastThought || 'Idle.';
-    if (!busy && !ui.lastThought) {
-      if (g.result === 'ongoing') bar(0.5);
-      $('live-line').textContent = '';
-    }
     return;
   }
   const p1 = t.player === 1 ? t.winrate : 1 - t.winrate;
+  ui.lastBar = p1;
   bar(p1);
   const iterations = `${t.iterations.toLocaleString('en')} iteration${t.iterations === 1 ? '' : 's'}`;
   $('live-text').textContent =

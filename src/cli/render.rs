@@ -88,7 +88,8 @@ fn board_lines(pos: &Position, view: &View, marked: Volume) -> String {
     let wide = view.width >= WIDE;
     let top_below = view.width < 66;
     let cell_gap = if wide { " " } else { "" };
-    let gap = "   ";
+    // The compact layers take 36 columns; one space apart, 32.
+    let gap = if view.width < 38 { " " } else { "   " };
     // One layer: the row number, a space, then the eight cells.
     let digits: String = (0..8).map(|x| format!("{x}{cell_gap}")).collect();
     let layer_width = 2 + digits.trim_end().len();
@@ -237,7 +238,8 @@ pub fn threat_line(pos: &Position) -> Option<String> {
 }
 
 /// `text` wrapped at word boundaries to lines of at most `width - 1`
-/// characters, each ended by a newline.
+/// characters as a terminal shows them (colours take no room), each
+/// ended by a newline.
 pub fn wrap(text: &str, width: usize) -> String {
     let max = width.saturating_sub(1).max(20);
     let mut out = String::new();
@@ -255,7 +257,7 @@ pub fn wrap(text: &str, width: usize) -> String {
         }
     }
     for word in &words {
-        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > max {
+        if !line.is_empty() && visible_len(&line) + 1 + visible_len(word) > max {
             out.push_str(&line);
             out.push('\n');
             line.clear();
@@ -321,7 +323,8 @@ pub fn fit(text: &str, width: usize) -> String {
             out.push_str(line);
             continue;
         }
-        let wrapped = wrap(body, width);
+        // Room for the continuations' indent.
+        let wrapped = wrap(body, width.saturating_sub(2));
         for (i, l) in wrapped.lines().enumerate() {
             if i > 0 {
                 out.push('\n');
@@ -445,6 +448,26 @@ mod tests {
             },
         );
         assert_eq!(fit(&coloured, 80), coloured);
+        // On a narrow terminal the layers, coloured or not, keep to its
+        // width, and so does a wrapped coloured line with its indent.
+        let visible = |l: &str| visible_len(l);
+        for colours in [false, true] {
+            let view = View {
+                colours,
+                width: 34,
+                ..View::PLAIN
+            };
+            let narrow = fit(&render(&pos, &view), 34);
+            assert!(narrow.lines().all(|l| visible(l) < 34), "{narrow}");
+            // Every row of the layers on one line, under its two heads.
+            let rows = narrow.lines().filter(|l| visible(l) == 32).count();
+            assert_eq!(rows, 10, "{narrow}");
+        }
+        let said = format!(
+            "{} {long}",
+            style::paint("player 2", style::player(Player::Two), true)
+        );
+        assert!(fit(&said, 34).lines().all(|l| visible(l) < 34));
     }
 
     #[test]

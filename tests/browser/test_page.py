@@ -453,13 +453,19 @@ def test_a_loaded_game_waits_for_the_player(browser):
     assert not page.errors, page.errors
 
 
-def test_a_new_game_while_the_engine_thinks(browser):
+def engine_answering_for_a_minute(browser):
+    """A page where player 2, the engine, searches its answer for 60 s."""
     page = open_page(browser)
     set_players(page, "human", "engine")
     page.fill("#time", "60")
     cell(page, 4, 4).click()
     expect(page.locator("#stop")).to_be_enabled()
     page.wait_for_function("window.cabra.ui.game.busy === 'thinking'")
+    return page
+
+
+def test_a_new_game_while_the_engine_thinks(browser):
+    page = engine_answering_for_a_minute(browser)
     page.click("#new")
     expect(page.locator("#message")).to_contain_text("New game", timeout=10_000)
     wait_ply(page, 0)
@@ -488,11 +494,7 @@ def test_a_new_game_while_the_engine_thinks(browser):
 
 
 def test_taking_over_the_engine_side_mid_search_drops_its_move(browser):
-    page = open_page(browser)
-    set_players(page, "human", "engine")
-    page.fill("#time", "60")
-    cell(page, 4, 4).click()
-    page.wait_for_function("window.cabra.ui.game.busy === 'thinking'")
+    page = engine_answering_for_a_minute(browser)
     # A key that would change the game says why it cannot, in the page's words.
     page.keyboard.press("u")
     expect(page.locator("#message")).to_have_text("The engine is working: wait, or press Stop.")

@@ -33,36 +33,55 @@ fn answer(bytes: &[u8]) -> (u16, Value) {
     (status, body)
 }
 
-/// How long the server takes to close a connection that sent `bytes`.
-fn closed_after(s: &Server, bytes: &[u8]) -> Duration {
+/// How long the server takes to close a connection that sent `bytes`,
+/// and how the connection ended (for a failure's message).
+fn closed_after(s: &Server, bytes: &[u8]) -> (Duration, String) {
     let start = Instant::now();
     let mut c = TcpStream::connect(&s.addr).unwrap();
     c.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
     c.write_all(bytes).unwrap();
     let mut buf = [0u8; 4096];
-    while let Ok(n @ 1..) = c.read(&mut buf) {
-        let _ = n;
+    let mut got = 0;
+    let end = loop {
+        match c.read(&mut buf) {
+            Ok(0) => break "closed".to_string(),
+            Ok(n) => got += n,
+            Err(e) => break format!("{:?}", e.kind()),
+        }
+    };
+    (start.elapsed(), format!("{end} after {got} bytes"))
+}
+
+/// [`closed_after`] within the header timeout's window (1 s, and less
+/// than 3), measured again once if not: a loaded machine can delay a
+/// timer, and the two tries are both reported.
+fn closes_in_time(s: &Server, what: &str, bytes: &[u8]) {
+    let window = Duration::from_millis(900)..Duration::from_secs(3);
+    let first = closed_after(s, bytes);
+    if window.contains(&first.0) {
+        return;
     }
-    start.elapsed()
+    let again = closed_after(s, bytes);
+    assert!(
+        window.contains(&again.0),
+        "{what}: closed after {:?} ({}), then {:?} ({})",
+        first.0,
+        first.1,
+        again.0,
+        again.1
+    );
 }
 
 #[test]
 fn slow_and_idle_connections_are_closed() {
     let s = Server::start(&["--threads", "1", "--header-timeout", "1s"]);
     let host = format!("Host: {}\r\n", s.addr);
-    let silent = closed_after(&s, b"");
-    let partial = closed_after(&s, format!("GET /api/info HTTP/1.1\r\n{host}").as_bytes());
+    closes_in_time(&s, "silent", b"");
+    let partial = format!("GET /api/info HTTP/1.1\r\n{host}");
+    closes_in_time(&s, "partial", partial.as_bytes());
     // Kept alive after an answer, then idle.
-    let idle = closed_after(
-        &s,
-        format!("GET /api/info HTTP/1.1\r\n{host}\r\n").as_bytes(),
-    );
-    for (what, took) in [("silent", silent), ("partial", partial), ("idle", idle)] {
-        assert!(
-            (Duration::from_millis(900)..Duration::from_secs(3)).contains(&took),
-            "{what}: closed after {took:?}"
-        );
-    }
+    let idle = format!("GET /api/info HTTP/1.1\r\n{host}\r\n");
+    closes_in_time(&s, "idle", idle.as_bytes());
     // A body that never comes: 408 after its own time, in JSON.
     let start = Instant::now();
     let head = format!("POST /api/games HTTP/1.1\r\n{host}Content-Length: 10\r\n\r\n{{");

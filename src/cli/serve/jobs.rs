@@ -118,37 +118,36 @@ fn begin(
     }
     g.cancel_wait.store(false, Ordering::SeqCst);
     g.drop_move = false;
-    let permits = g.engine.threads().min(app.threads) as u32;
-    let permit = app.permits.clone().try_acquire_many_owned(permits).ok();
+    let permit = app
+        .permits
+        .clone()
+        .try_acquire_many_owned(permits(app, g))
+        .ok();
     g.busy = Some(if permit.is_some() { job } else { Busy::Waiting });
     g.changed();
     Ok(permit)
 }
 
-/// The threads for a job that [`begin`] started: those it took, or as
-/// many as it searches with once free; `None` when the job was stopped
-/// meanwhile.
-async fn threads(
+/// The permits of the server's threads that the game's engine searches with.
+fn permits(app: &App, g: &Game) -> u32 {
+    g.engine.threads().min(app.threads) as u32
+}
+
+/// The threads for a job that [`begin`] started: those it took (`taken`), or as
+/// many as it searches with once they are free; `None` when the job was
+/// stopped meanwhile (it then ends at once, and a search answers with a
+/// short one).
+async fn threads_for(
     app: &App,
     game: &Mutex<Game>,
     taken: Option<OwnedSemaphorePermit>,
 ) -> Option<OwnedSemaphorePermit> {
-    match taken {
-        Some(p) => Some(p),
-        None => threads_for(app, game).await,
+    if taken.is_some() {
+        return taken;
     }
-}
-
-/// Waits for as many permits of the server's threads as the game's engine
-/// searches with; `None` when the job was stopped meanwhile (it then ends
-/// at once, and a search answers with a short one).
-async fn threads_for(app: &App, game: &Mutex<Game>) -> Option<OwnedSemaphorePermit> {
     let (permits, cancel) = {
         let g = lock(game);
-        (
-            g.engine.threads().min(app.threads) as u32,
-            g.cancel_wait.clone(),
-        )
+        (permits(app, &g), g.cancel_wait.clone())
     };
     tokio::select! {
         p = app.permits.clone().acquire_many_owned(permits) => p.ok(),
@@ -231,7 +230,7 @@ pub async fn think(
         (g.version, g.busy, taken)
     };
     tokio::spawn(async move {
-        let permit = threads(&app, &game, taken).await;
+        let permit = threads_for(&app, &game, taken).await;
         let (pos, presence) = {
             let g = lock(&game);
             (*g.line.position(), g.presence.clone())
@@ -323,7 +322,7 @@ pub async fn start_analysis(
     let end = Position::from_moves(rules, &line)
         .map_err(|_| ApiError::conflict("the game's line does not replay"))?;
     tokio::spawn(async move {
-        let permit = threads(&app, &game, taken).await;
+        let permit = threads_for(&app, &game, taken).await;
         let presence = lock(&game).presence.clone();
         let mut watch = Watch {
             presence: presence.clone(),

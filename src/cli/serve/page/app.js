@@ -13,7 +13,7 @@
 import { api } from './api.js';
 import { makeAim } from './aim.js';
 import { drawBoard, watchBoard } from './board.js';
-import { drawTray, drawOrientations, drawGame, drawLive, drawAnalysis, drawBanner, say } from './panels.js';
+import { drawTray, drawOrientations, drawGame, drawLive, drawAnalysis, drawBanner, say, plural } from './panels.js';
 
 const $ = (id) => document.getElementById(id);
 const KEY = 'cabra-game';
@@ -100,7 +100,7 @@ function status(g) {
   // Stopped, or a game loaded: the engine moves again when asked.
   const paused = ui.waiting && g.result === 'ongoing' && ui.players[g.to_move] === 'engine';
   if (g.ply >= g.length) return paused ? `${text}: the engine waits for Engine move now` : text;
-  return g.ply === 0 ? `${text} (the start; ${g.length} move${g.length === 1 ? "" : "s"} in the line)` : `${text} (the position after move ${g.ply} of ${g.length})`;
+  return g.ply === 0 ? `${text} (the start; ${plural(g.length, 'move')} in the line)` : `${text} (the position after move ${g.ply} of ${g.length})`;
 }
 
 function drawPanels() {
@@ -119,13 +119,12 @@ function drawPanels() {
   aim.drawPlace(ui.armedLegal);
   // Save keeps the whole game; while earlier moves are shown, a second
   // link saves only up to the move shown.
-  const moves = (n) => `${n} move${n === 1 ? '' : 's'}`;
   $('save').href = api.recordUrl(ui.id);
-  $('save').textContent = `Save game (${moves(g.length)})`;
+  $('save').textContent = `Save game (${plural(g.length, 'move')})`;
   $('save-here').hidden = g.ply === g.length;
   $('save-here').href = api.recordUrl(ui.id, g.ply);
   $('save-here').download = `game-up-to-${g.ply}.caminos`;
-  $('save-here').textContent = `Save up to move ${g.ply} (${moves(g.ply)} of ${g.length})`;
+  $('save-here').textContent = `Save up to move ${g.ply} (${plural(g.ply, 'move')} of ${g.length})`;
   document.querySelectorAll('.layer').forEach((b) => b.classList.toggle('on', Number(b.dataset.layers) === ui.layers));
   fitBar();
 }
@@ -160,7 +159,6 @@ async function show(game) {
     aim.drop();
     if (ui.noteKeep > 0) ui.noteKeep -= 1;
     else ui.note = '';
-    ui.confirming = null;
   }
   if (ui.analysis && !game.analysis) { ui.analysis = null; ui.reviewing = null; }
   drawPanels();
@@ -459,8 +457,7 @@ function listen() {
     const d = JSON.parse(e.data);
     const made = d.state && d.state.line[d.state.ply - 1];
     const mover = made ? `player ${made.player}` : 'the mover';
-    const n = `${d.iterations.toLocaleString('en')} iteration${d.iterations === 1 ? '' : 's'}`;
-    ui.lastThought = `Played ${d.move}${d.interrupted ? ' (stopped)' : ''}: ${(100 * d.winrate).toFixed(1)}% for ${mover} after ${n} in ${d.seconds.toFixed(1)} s.`;
+    ui.lastThought = `Played ${d.move}${d.interrupted ? ' (stopped)' : ''}: ${(100 * d.winrate).toFixed(1)}% for ${mover} after ${plural(d.iterations, 'iteration')} in ${d.seconds.toFixed(1)} s.`;
     ui.lastBar = made && made.player === 2 ? 1 - d.winrate : d.winrate;
     drawLive(ui);
   });

@@ -14,6 +14,9 @@ function el(tag, attrs, text) {
 
 const PIECES = ['L', 'T', 'Z', 'O'];
 
+// `n` `noun`s, `n` written as in English ("1 iteration", "2,500 moves").
+export const plural = (n, noun) => `${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
+
 // The tray: each player's pieces left; the side to move's are buttons.
 export function drawTray(ui, onPiece) {
   const g = ui.game;
@@ -194,10 +197,9 @@ export function drawLive(ui) {
   const p1 = t.player === 1 ? t.winrate : 1 - t.winrate;
   ui.lastBar = p1;
   bar(p1);
-  const iterations = `${t.iterations.toLocaleString('en')} iteration${t.iterations === 1 ? '' : 's'}`;
   $('live-text').textContent =
     `Thinking for player ${t.player}: ${(100 * t.winrate).toFixed(1)}% to win, ` +
-    `${iterations}, ${(t.elapsed_ms / 1000).toFixed(1)} s`;
+    `${plural(t.iterations, 'iteration')}, ${(t.elapsed_ms / 1000).toFixed(1)} s`;
   $('live-line').textContent = t.pv.length ? `Best line: ${t.pv.join(', ')}` : '';
   // In the header too, where a desktop screen always shows it.
   $('status-live').textContent = t.pv.length ? `${t.pv[0]}, ${(100 * t.winrate).toFixed(0)}% to win` : '';
@@ -232,7 +234,7 @@ export function drawAnalysis(ui, onPoint) {
   // Counted as `cabra analyze` counts: placements under the default
   // rules, moves under the variants (a swap or a time machine is one).
   const noun = ui.game.rules === 'caminos' ? 'placement' : 'move';
-  const count = (n) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+  const count = (n) => plural(n, noun);
   $('an-status').textContent = working
     ? (p ? `Analyzing: ${p.done} of ${count(p.total)}…` : 'Analyzing…')
     : !a ? '' : a.complete

@@ -1,4 +1,14 @@
-//! `cabra engines`: the engine configurations and their keys.
+//! `cabra engines`: the engine configurations and their keys, the
+//! strength levels with their ratings, and the calibration that measures
+//! those ratings (`--calibrate`).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use cabra::engine::ladder::{self, Pairing};
+use cabra::engine::levels::{LEVELS, Level, TOP, TOP_TIME_MS};
+use cabra::engine::units::plural;
 
 /// Arguments of `cabra engines`.
 #[derive(clap::Args, Debug)]
@@ -6,11 +16,28 @@ pub struct EnginesArgs {
     /// Also print every key's value in this configuration, e.g. "baseline,c=0.5".
     #[arg(value_parser = super::options::parse_engine, value_name = "CONFIG")]
     pub config: Option<cabra::engine::EngineConfig>,
+    /// Measure the levels' ratings: play every pair of adjacent levels and of levels two apart (--games each, on all cores but the top level's pairs) and print the ratings fitted by maximum likelihood, the random player (level 0) at 0. docs/LEVELS.md shows the last run
+    #[arg(long)]
+    pub calibrate: bool,
+    /// Games of each pair of levels in a calibration (played in pairs of colours)
+    #[arg(long, default_value_t = 200, requires = "calibrate", value_parser = clap::value_parser!(u32).range(2..=100_000))]
+    pub games: u32,
+    /// The full engine's time a move in a calibration, e.g. 200ms
+    #[arg(long, value_name = "T", requires = "calibrate", value_parser = cabra::engine::parse_duration)]
+    pub time: Option<Duration>,
+    /// The seed of a calibration's openings and engines
+    #[arg(long, default_value_t = 1, requires = "calibrate")]
+    pub seed: u64,
 }
 
-/// Prints the help of the configuration keys (from the one table of keys).
+/// Prints the help of the configuration keys (from the one table of
+/// keys) and the levels, or runs the calibration.
 pub fn run(args: &EnginesArgs) -> anyhow::Result<()> {
+    if args.calibrate {
+        return calibrate(args);
+    }
     let mut text = cabra::engine::EngineConfig::help();
+    text.push_str(&levels_table());
     if let Some(c) = &args.config {
         text.push_str(&format!("\n{}:\n", c.name));
         for k in cabra::engine::KEYS {
@@ -18,4 +45,103 @@ pub fn run(args: &EnginesArgs) -> anyhow::Result<()> {
         }
     }
     super::style::print(&text)
+}
+
+/// How a level plays, in words.
+fn how(l: &Level) -> String {
+    if l.is_random() {
+        return "a uniformly random legal move".to_string();
+    }
+    let Some(n) = l.iterations else {
+        return format!("the full engine (rated at {TOP_TIME_MS} ms a move)");
+    };
+    let mut s = format!("{} a move", plural(n, "iteration"));
+    if l.temperature > 0.0 {
+        s.push_str(&format!(", chosen at temperature {}", l.temperature));
+    }
+    if l.randomness > 0 {
+        s.push_str(&format!(", {}% of moves random", l.randomness));
+    }
+    s
+}
+
+/// The levels with their ratings, for `cabra engines`.
+fn levels_table() -> String {
+    let mut s = String::from(
+        "Levels (level=N or elo=E; Elo with its 95% interval, the random player at 0; docs/LEVELS.md):\n",
+    );
+    for l in LEVELS {
+        let rating = if l.is_random() {
+            "0 (reference)".to_string()
+        } else {
+            format!("{} ± {}", l.elo, l.interval)
+        };
+        s.push_str(&format!(
+            "  level={:<3} {:<14} {}\n",
+            l.number,
+            rating,
+            how(l)
+        ));
+    }
+    s
+}
+
+/// Plays the calibration's pairs and prints the fitted ratings.
+fn calibrate(args: &EnginesArgs) -> anyhow::Result<()> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let on_signal = stop.clone();
+    super::signals::stop_on_signal(move || on_signal.store(true, Ordering::SeqCst))?;
+    let top_time = args.time.unwrap_or(Duration::from_millis(TOP_TIME_MS));
+    let cores = cabra::engine::defaults::all_cores();
+    let mut pairings: Vec<Pairing> = Vec::new();
+    for (a, b) in ladder::schedule() {
+        if stop.load(Ordering::SeqCst) {
+            break;
+        }
+        // The full engine is timed: its games one at a time, so that no
+        // other game takes its core.
+        let concurrency = if a == TOP || b == TOP { 1 } else { cores };
+        let p = ladder::play_pairing((a, b), args.games, top_time, args.seed, concurrency, &stop);
+        let score = if p.games > 0 {
+            p.score / f64::from(p.games)
+        } else {
+            0.5
+        };
+        eprintln!(
+            "level {a} against level {b}: {} games, {:.1}% for level {a}",
+            p.games,
+            100.0 * score
+        );
+        pairings.push(p);
+    }
+    let ratings = ladder::ratings(&pairings);
+    let mut out = "| level | how it plays | Elo | 95% interval |\n|---|---|---|---|\n".to_string();
+    for (l, r) in LEVELS.iter().zip(&ratings) {
+        let (elo, interval) = match r {
+            Some(r) => (format!("{:.0}", r.elo), format!("± {:.0}", r.interval)),
+            None => ("-".to_string(), "no games".to_string()),
+        };
+        out.push_str(&format!(
+            "| {} | {} | {elo} | {interval} |\n",
+            l.number,
+            how(l)
+        ));
+    }
+    out.push_str("\n| pair | games | score |\n|---|---|---|\n");
+    for p in &pairings {
+        let score = if p.games > 0 {
+            p.score / f64::from(p.games)
+        } else {
+            0.5
+        };
+        out.push_str(&format!(
+            "| {} - {} | {} | {:.1}% |\n",
+            p.a,
+            p.b,
+            p.games,
+            100.0 * score
+        ));
+    }
+    print!("{out}");
+    Ok(())
 }

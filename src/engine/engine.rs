@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use super::budget::Budget;
 use super::config::EngineConfig;
+use super::levels;
 use super::sliced::Sliced;
 use super::swindle;
 use crate::game::{Move, Position};
@@ -219,6 +220,21 @@ impl Engine {
             top_moves,
         } = *plan;
         let pos = &pos;
+        if purpose == Purpose::Move && self.config.fixed_level().is_some_and(|l| l.is_random()) {
+            return self.random_move(pos);
+        }
+        // A choice among the moves searched needs them all in the report.
+        let choice = levels::Choice {
+            temperature: self.config.temperature,
+            randomness: self.config.randomness,
+        };
+        let choosing =
+            purpose == Purpose::Move && (choice.temperature > 0.0 || choice.randomness > 0);
+        let listed = if choosing {
+            crate::game::MOVE_COUNT
+        } else {
+            top_moves
+        };
         let report_every = report_every.max(Duration::from_millis(1));
         let slice = match budget.time {
             // Short slices, to see soon when the move is settled.
@@ -231,7 +247,7 @@ impl Engine {
         let (threads, seed) = (self.threads(), self.seed());
         let playout = self.config.playout;
         let swindle_on = self.config.swindle && purpose == Purpose::Move;
-        let searcher = self.searcher_at(pos, top_moves);
+        let searcher = self.searcher_at(pos, listed);
         let sliced = Sliced {
             budget,
             slice,
@@ -285,6 +301,12 @@ impl Engine {
             let searcher = self.searcher.as_mut().expect("searched");
             report = swindle::avoid_loss_in_one(pos, with_every_move(searcher, &report));
         }
+        if choosing {
+            let mut rng = levels::choice_rng(seed, pos);
+            if let Some(mv) = levels::choose(&report, pos, choice, &mut rng) {
+                report = levels::with_move(report, mv);
+            }
+        }
         report.top.truncate(top_moves.max(1));
         report.iterations_per_second = if report.seconds > 0.0 {
             report.iterations as f64 / report.seconds
@@ -294,6 +316,29 @@ impl Engine {
         Thought {
             report,
             interrupted,
+        }
+    }
+}
+
+impl Engine {
+    /// The random reference's move ([`levels::random_move`]), searched by
+    /// no one.
+    fn random_move(&self, pos: &Position) -> Thought {
+        let best = levels::random_move(pos, self.seed());
+        Thought {
+            report: Report {
+                best,
+                winrate: 0.5,
+                proven: None,
+                iterations: 0,
+                nodes: 0,
+                seconds: 0.0,
+                iterations_per_second: 0.0,
+                pv: best.into_iter().collect(),
+                top: Vec::new(),
+                threads: 1,
+            },
+            interrupted: false,
         }
     }
 }

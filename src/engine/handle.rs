@@ -268,15 +268,39 @@ impl Thinker<'_> {
 
 /// The limits of `request` for an engine configured as `config`, in a
 /// front end whose default is `default`.
+///
+/// A move of a level below the top searches the level's iterations
+/// (fewer if the limits ask for fewer): a time set by the request or the
+/// configuration only caps it, and the front end's default time does not
+/// apply, so that it plays the same move on a slow machine and a fast one.
 fn budget_of(config: &EngineConfig, default: Budget, request: &Request) -> Budget {
     let early_stop = config.early_stop && request.purpose == Purpose::Move;
-    Budget::resolve(
+    let level = config
+        .fixed_level()
+        .and_then(|l| l.iterations)
+        .filter(|_| request.purpose == Purpose::Move);
+    let Some(n) = level else {
+        return Budget::resolve(
+            request.limits,
+            config.budget,
+            default,
+            request.share,
+            early_stop,
+        );
+    };
+    // The level's iterations stand for the front end's default: only a
+    // limit that someone set caps them.
+    let budget = Budget::resolve(
         request.limits,
         config.budget,
-        default,
+        Budget::iterations(n),
         request.share,
-        early_stop,
-    )
+        false,
+    );
+    Budget {
+        iterations: Some(budget.iterations.map_or(n, |i| i.min(n))),
+        ..budget
+    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {

@@ -29,6 +29,8 @@ pub mod endgame;
 #[allow(clippy::module_inception)]
 mod engine;
 mod handle;
+pub mod ladder;
+pub mod levels;
 pub mod matches;
 pub mod memory;
 pub mod playout;

@@ -17,6 +17,7 @@ mod values;
 use thiserror::Error;
 
 use super::budget::Budget;
+use super::levels;
 use super::playout::Policy;
 use super::units::{format_duration, parse_count, parse_duration};
 use super::value::{self, Weights};
@@ -54,6 +55,17 @@ pub struct EngineConfig {
     /// the front end's default. See [`Budget::resolve`] for which limits
     /// win.
     pub budget: Budget,
+    /// The strength level ([`super::levels`]) whose search this is, if
+    /// one was chosen: below the top, a level's moves are searched for its
+    /// iterations whatever the time (which only caps them).
+    pub level: Option<u8>,
+    /// The temperature of the choice of a move among the root moves
+    /// searched: 0 plays the most visited, more draws a visited move with
+    /// a probability proportional to `visits^(1/temperature)`.
+    pub temperature: f32,
+    /// Percent of the moves drawn uniformly among the legal ones, where
+    /// the search proved no win (the lowest levels).
+    pub randomness: u8,
 }
 
 /// One key of a configuration string.
@@ -75,8 +87,66 @@ impl Key {
     }
 }
 
-/// Every key, in the order of the help text.
+/// Every key, in the order of the help text. `level` and `elo` come
+/// first: they set other keys, which later items may change.
 pub const KEYS: &[Key] = &[
+    Key {
+        name: "level",
+        value: "0-N",
+        help: LEVEL_HELP,
+        set: |c, v| {
+            let n = v
+                .parse::<u8>()
+                .ok()
+                .filter(|&n| n <= levels::TOP)
+                .ok_or_else(|| {
+                    format!(
+                        "'{v}' is not a level, 0 to {} (`cabra engines` lists them)",
+                        levels::TOP
+                    )
+                })?;
+            c.set_level(n);
+            Ok(())
+        },
+        get: |c| opt(c.level, |n| n.to_string()),
+    },
+    Key {
+        name: "elo",
+        value: "E",
+        help: "the level whose rating is nearest to E (`cabra engines` lists the ratings)",
+        set: |c, v| {
+            let e = v
+                .parse::<i32>()
+                .map_err(|_| format!("'{v}' is not a rating, e.g. elo=800"))?;
+            c.set_level(levels::Level::nearest(e).number);
+            Ok(())
+        },
+        // The level it chose says it.
+        get: |_| "-".to_string(),
+    },
+    Key {
+        name: "temperature",
+        value: "X",
+        help: "how a move is chosen among the root moves searched: 0 plays the most visited; X > 0 draws a visited move not proven lost with a probability proportional to visits^(1/X) (a proven win is always played)",
+        set: |c, v| {
+            c.temperature = match v.parse::<f32>() {
+                Ok(x) if (0.0..=100.0).contains(&x) => x,
+                _ => return Err(format!("'{v}' is not a temperature, 0 to 100")),
+            };
+            Ok(())
+        },
+        get: |c| c.temperature.to_string(),
+    },
+    Key {
+        name: "randomness",
+        value: "0-100",
+        help: "percent of the moves played uniformly at random among the legal ones, where the search proved no win (the lowest levels)",
+        set: |c, v| {
+            c.randomness = parse_percent(v)?;
+            Ok(())
+        },
+        get: |c| c.randomness.to_string(),
+    },
     Key {
         name: "c",
         value: "X",
@@ -344,7 +414,14 @@ pub const NAMES: &[(&str, &str)] = &[
         "baseline",
         "plain UCT with uniform playouts: c = 1.414, every move once first, no solver, no tree reuse",
     ),
+    (
+        "random",
+        "the uniformly random legal player (level=0), the reference of the levels' ratings (0 Elo)",
+    ),
 ];
+
+/// The help of the `level` key.
+const LEVEL_HELP: &str = "a strength level: 1 is the weakest, the top the full engine, 0 the uniformly random player; below the top, one thread searches a fixed number of iterations a move from a fresh tree (a command's time only caps it) and chooses among the moves searched (`cabra engines` lists the levels and their ratings)";
 
 impl Default for EngineConfig {
     /// The engine as shipped.
@@ -359,6 +436,9 @@ impl Default for EngineConfig {
             threads: None,
             seed: None,
             budget: Budget::UNLIMITED,
+            level: None,
+            temperature: 0.0,
+            randomness: 0,
         }
     }
 }
@@ -411,6 +491,11 @@ impl EngineConfig {
                     cfg = match item.to_ascii_lowercase().as_str() {
                         "default" => EngineConfig::default(),
                         "baseline" => EngineConfig::baseline(),
+                        "random" => {
+                            let mut c = EngineConfig::default();
+                            c.set_level(0);
+                            c
+                        }
                         other if KEYS.iter().any(|k| k.name == other) => {
                             return Err(ConfigError::NoValue(other.to_string()));
                         }
@@ -425,6 +510,45 @@ impl EngineConfig {
         }
         cfg.name = text.trim().to_string();
         Ok(cfg)
+    }
+
+    /// Makes this the engine of level `n` ([`levels::LEVELS`]): the top
+    /// level is the default engine (from a lower level, its threads are
+    /// left to the front end again); below it, one thread without a kept
+    /// tree, swindle or early stop, and the level's move choice (its
+    /// iterations are kept in the level: see [`EngineConfig::fixed_level`]).
+    /// Keys set later change what they set.
+    pub fn set_level(&mut self, n: u8) {
+        let Some(level) = levels::Level::get(n) else {
+            return;
+        };
+        let was_fixed = self.fixed_level().is_some();
+        self.level = Some(n);
+        self.temperature = level.temperature;
+        self.randomness = level.randomness;
+        if level.is_top() {
+            if was_fixed {
+                // Back to the full engine: what the level set goes back to
+                // the default (the threads to the front end's).
+                let full = EngineConfig::default();
+                self.threads = None;
+                self.reuse = full.reuse;
+                self.swindle = full.swindle;
+                self.early_stop = full.early_stop;
+            }
+            return;
+        }
+        self.threads = Some(1);
+        self.reuse = false;
+        self.swindle = false;
+        self.early_stop = false;
+    }
+
+    /// The level below the top this engine plays, if any.
+    pub fn fixed_level(&self) -> Option<&'static levels::Level> {
+        self.level
+            .and_then(levels::Level::get)
+            .filter(|l| !l.is_top())
     }
 
     /// Sets one key (see [`KEYS`]).

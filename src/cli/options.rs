@@ -178,6 +178,59 @@ impl EngineOptions {
     }
 }
 
+/// The strength of the opponent: the options of `play`, `serve` and `gtp`.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct LevelOptions {
+    /// Play at this strength level: 1 is the weakest, the top the full
+    /// engine (`cabra engines` lists the levels with their ratings). Below
+    /// the top a level searches a fixed number of iterations a move on one
+    /// thread, so that it plays alike on any machine; a time limit only
+    /// caps it.
+    #[arg(long, value_name = "N", value_parser = parse_level)]
+    pub level: Option<u8>,
+    /// Play at the level whose rating is nearest to this Elo (the random
+    /// player is 0; `cabra engines` lists the ratings).
+    #[arg(
+        long,
+        value_name = "E",
+        conflicts_with = "level",
+        allow_negative_numbers = true
+    )]
+    pub elo: Option<i32>,
+}
+
+/// Parses a level number for clap.
+fn parse_level(text: &str) -> Result<u8, String> {
+    let top = cabra::engine::levels::TOP;
+    text.trim()
+        .parse::<u8>()
+        .ok()
+        .filter(|&n| n <= top)
+        .ok_or_else(|| format!("'{text}' is not a level, 0 to {top} (`cabra engines` lists them)"))
+}
+
+impl LevelOptions {
+    /// The level these options ask for, if any.
+    pub fn level(&self) -> Option<u8> {
+        self.level.or_else(|| {
+            self.elo
+                .map(|e| cabra::engine::levels::Level::nearest(e).number)
+        })
+    }
+}
+
+impl EngineOptions {
+    /// These options with the engine set to the level of `level`, if it
+    /// names one (after the configuration's own keys).
+    pub fn at_level(&self, level: &LevelOptions) -> EngineOptions {
+        let mut out = self.clone();
+        if let Some(n) = level.level() {
+            out.engine.set_level(n);
+        }
+        out
+    }
+}
+
 /// All cores of the machine.
 pub fn all_cores() -> usize {
     cabra::engine::defaults::all_cores()

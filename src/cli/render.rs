@@ -9,7 +9,7 @@
 use std::fmt::Write;
 
 use cabra::game::bridge::bridge_cubes;
-use cabra::game::{Cell, Piece, Player, Position, Status, Variant, Volume, WinReason};
+use cabra::game::{Cell, Piece, Placement, Player, Position, Status, Variant, Volume, WinReason};
 
 use super::style;
 
@@ -222,6 +222,14 @@ pub fn render(pos: &Position, view: &View) -> String {
         }
     }
     out
+}
+
+/// The layers and top view with placement `p` (legal for the side to
+/// move) drawn in but not played: its cubes are the capitals.
+pub fn ghost_board(pos: &Position, p: Placement, view: &View) -> String {
+    let mut after = *pos;
+    after.play(p);
+    board_lines(&after, view, p.entry().cells)
 }
 
 /// When the side to move faces the opponent's win in one: a line saying so,

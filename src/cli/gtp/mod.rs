@@ -17,7 +17,7 @@ use std::collections::HashSet;
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 
-use cabra::engine::{Budget, EngineHandle, Request, defaults};
+use cabra::engine::{Budget, EngineHandle, Job, Progress, Request, Thought, defaults};
 use cabra::game::{GameLine, Position, Rules};
 
 use super::lines::{Line, read_line};
@@ -37,10 +37,17 @@ pub struct GtpArgs {
     #[command(flatten)]
     pub engine: EngineOptions,
     #[command(flatten)]
+    pub level: super::options::LevelOptions,
+    #[command(flatten)]
     pub rules: super::options::RulesOptions,
     /// Answer `resign` to genmove when the engine has proven the game lost.
     #[arg(long)]
     pub resign: bool,
+    /// Think on the opponent's time: after a genmove, search the
+    /// opponent's position until the next command comes, and keep the
+    /// tree for the reply (a level below the top never does).
+    #[arg(long)]
+    pub ponder: bool,
 }
 
 /// The state of a session: the engine, the game, the clock.
@@ -55,6 +62,10 @@ pub struct Gtp {
     /// Files this session loaded or saved: `savecaminos` replaces them;
     /// another existing file only with `--force`.
     own_files: HashSet<PathBuf>,
+    /// Think on the opponent's time (`--ponder`).
+    ponder: bool,
+    /// The search on the opponent's time under way.
+    pondering: Option<Job<Thought>>,
 }
 
 /// What a command asks of the session loop.
@@ -79,6 +90,32 @@ impl Gtp {
             clock: Clock::default(),
             resign,
             own_files: HashSet::new(),
+            ponder: false,
+            pondering: None,
+        }
+    }
+
+    /// Thinks on the opponent's time after each genmove (`--ponder`).
+    pub fn set_ponder(&mut self, on: bool) {
+        self.ponder = on;
+    }
+
+    /// After a genmove: searches the opponent's position until the next
+    /// command, unless the engine plays a level below the top (whose
+    /// strength is its fixed search) or the game is over.
+    fn start_pondering(&mut self) {
+        let pos = *self.line.position();
+        if !self.ponder || pos.status().is_over() || self.engine.config().fixed_level().is_some() {
+            return;
+        }
+        let request = Request::analysis(pos).until_stopped();
+        self.pondering = Some(self.engine.start(request, |_: &Progress| {}));
+    }
+
+    /// Stops the search on the opponent's time, keeping its tree.
+    fn stop_pondering(&mut self) {
+        if let Some(job) = self.pondering.take() {
+            let _ = job.stop_and_wait();
         }
     }
 
@@ -101,8 +138,9 @@ fn emit(text: &str) -> io::Result<()> {
 
 /// Runs `cabra gtp` on standard input and output.
 pub fn run(args: &GtpArgs) -> anyhow::Result<()> {
-    let engine = args.engine.handle(&defaults::GTP);
+    let engine = args.engine.at_level(&args.level).handle(&defaults::GTP);
     let mut gtp = Gtp::new(engine, args.rules.rules(), args.resign);
+    gtp.set_ponder(args.ponder);
     let stdin = io::stdin();
     serve(&mut gtp, &mut stdin.lock())?;
     Ok(())
@@ -128,8 +166,14 @@ pub fn serve(gtp: &mut Gtp, input: &mut impl BufRead) -> io::Result<()> {
             }
             Parsed::Command(c) => c,
         };
+        gtp.stop_pondering();
         match gtp.execute(&command) {
-            Reply::Ok(text) => emit(&answer(command.id, true, &text))?,
+            Reply::Ok(text) => {
+                emit(&answer(command.id, true, &text))?;
+                if command.name == "genmove" {
+                    gtp.start_pondering();
+                }
+            }
             Reply::Err(reason) => emit(&answer(command.id, false, &reason))?,
             Reply::Quit => {
                 emit(&answer(command.id, true, ""))?;
@@ -141,3 +185,6 @@ pub fn serve(gtp: &mut Gtp, input: &mut impl BufRead) -> io::Result<()> {
         }
     }
 }
+
+#[cfg(test)]
+mod ponder_tests;

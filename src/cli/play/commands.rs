@@ -9,6 +9,7 @@ pub enum Cmd {
     Moves,
     History,
     Go,
+    Hint,
     Engine,
     Auto,
     Undo,
@@ -83,12 +84,21 @@ it, then how the game stands.",
     },
     Spec {
         cmd: Cmd::Go,
-        names: &["go", "hint", "g"],
+        names: &["go", "g"],
         args: "",
         summary: "the engine's best placements, without playing",
         details: "Searches the position with the current budget (see `set`) and prints the best
 placements with their visits and win probabilities for the side to move, and the line of
 play the engine expects. Ctrl-C stops the search early and shows what it found so far.",
+    },
+    Spec {
+        cmd: Cmd::Hint,
+        names: &["hint"],
+        args: "",
+        summary: "the engine's suggestion for your placement, shown on the board",
+        details: "Searches the position with the full engine (whatever level you play against) and the
+current budget, then draws the placement it suggests into the board as capitals, without
+playing it: type it to play it. A saved game records how many hints were taken (`# hints: N`).",
     },
     Spec {
         cmd: Cmd::Engine,
@@ -181,6 +191,8 @@ per placement, then two check characters; see docs/PLAY.md for the format.",
 set iterations 50k   think this many iterations instead (reproducible with 1 thread)
 set clock 5m+5s      play on a clock: 5 minutes for the game, 5 s back a placement
                      (`set clock off` goes back to the time or iterations)
+set level 3          play against strength level 3: 1 is the weakest, 11 the full engine
+                     (`cabra engines` lists the levels with their Elo ratings)
 set threads 2        search with this many threads
 set seed 7           the engine's random seed
 set you 1            which side you play: 1, 2, both (two people) or none (watch)

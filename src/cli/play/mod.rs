@@ -17,7 +17,7 @@ mod tests;
 
 use std::path::PathBuf;
 
-use super::options::{EngineOptions, RulesOptions};
+use super::options::{EngineOptions, LevelOptions, RulesOptions};
 use session::You;
 
 /// Arguments of `cabra play`.
@@ -35,6 +35,13 @@ pub struct PlayArgs {
     pub you: You,
     #[command(flatten)]
     pub engine: EngineOptions,
+    #[command(flatten)]
+    pub level: LevelOptions,
+    /// Think on your time: while you are to move, the engine searches
+    /// your position and keeps the tree for its reply (off by default; a
+    /// level below the top never does).
+    #[arg(long)]
+    pub ponder: bool,
     #[command(flatten)]
     pub rules: RulesOptions,
 }

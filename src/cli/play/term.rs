@@ -297,7 +297,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
     let record = args.rules.load(args.file.as_deref())?;
     let interactive = std::io::stdin().is_terminal();
     let colours = interactive && style::colours();
-    let engine = args.engine.handle(&defaults::PLAY);
+    let engine = args.engine.at_level(&args.level).handle(&defaults::PLAY);
     let budget = engine.budget(&Request::new(record.position));
     let stop = engine.stopper();
     // Ctrl-C stops a search; in a pipe with no search running it ends the
@@ -339,6 +339,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
         },
         colours,
         interactive,
+        ponder: args.ponder,
     };
     let mut session = Session::new(record, args.file.clone(), options, engine, Box::new(ui));
     let start = session.start(args.file.is_some());

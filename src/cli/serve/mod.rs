@@ -98,6 +98,8 @@ pub struct ServeArgs {
     pub rules: RulesOptions,
     #[command(flatten)]
     pub engine: EngineOptions,
+    #[command(flatten)]
+    pub level: super::options::LevelOptions,
 }
 
 /// What the handlers share.
@@ -282,7 +284,7 @@ fn physical_memory() -> Option<usize> {
 
 /// Runs `cabra serve` until the process is stopped.
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
-    let mut config = args.engine.config(&defaults::SERVE);
+    let mut config = args.engine.at_level(&args.level).config(&defaults::SERVE);
     // The server's threads (--threads, else the configuration's, else all
     // cores) are shared by all games; a search uses the configuration's,
     // at most all of them.

@@ -73,6 +73,7 @@ impl Session {
                 let mut out = self.leaving_note();
                 self.replace(pos);
                 self.saved = pos.moves().to_vec();
+                self.hints = hint::taken(&record.header);
                 self.header = record.header;
                 self.own_files.insert(own_key(&path));
                 self.file = Some(path.clone());
@@ -145,7 +146,7 @@ impl Session {
     /// Saves the game to `path` (replacing whatever file is there).
     pub(super) fn save_to(&mut self, path: PathBuf) -> Response {
         let existed = path.exists();
-        match save_game(&path, &self.header, self.line.position()) {
+        match save_game(&path, &self.header_to_save(), self.line.position()) {
             Ok(()) => {
                 self.saved = self.line.position().moves().to_vec();
                 self.own_files.insert(own_key(&path));

@@ -4,7 +4,44 @@ use cabra::engine::EngineConfig;
 
 use super::*;
 
+/// The engine's level as `set` shows it.
+fn level_text(config: &EngineConfig) -> String {
+    use cabra::engine::levels::{Level, TOP};
+    match config.level.and_then(Level::get) {
+        Some(l) if !l.is_top() => format!(
+            "{}   ({} Elo; `set level {TOP}` for the full engine)",
+            l.number, l.elo
+        ),
+        _ => format!("{TOP}   (the full engine; `set level 1` is the weakest)"),
+    }
+}
+
 impl Session {
+    /// `set level N`: the engine plays at level N from its next move.
+    fn set_level(&mut self, value: &str) -> Result<String, String> {
+        use cabra::engine::levels::{Level, TOP};
+        let n = value
+            .parse::<u8>()
+            .ok()
+            .filter(|&n| (1..=TOP).contains(&n))
+            .ok_or_else(|| format!("expected a level from 1 (the weakest) to {TOP} (the full engine), found '{value}'"))?;
+        let mut config = self.engine.config();
+        config.set_level(n);
+        let config = cabra::engine::defaults::Options::default()
+            .complete(&config, &cabra::engine::defaults::PLAY);
+        self.engine.set_config(config);
+        let l = Level::get(n).expect("a level of the table");
+        Ok(if l.is_top() {
+            format!("The engine now plays at its full strength (level {TOP}).")
+        } else {
+            format!(
+                "The engine now plays at level {n} of {TOP}, rated {} Elo: it searches {} a placement whatever the time.",
+                l.elo,
+                plural(l.iterations.unwrap_or(0), "iteration")
+            )
+        })
+    }
+
     pub(super) fn settings(&self) -> String {
         // The clock stands for these while it runs (`set clock off` ends it).
         let aside = if self.clock.is_some() {
@@ -27,9 +64,10 @@ impl Session {
             )
         });
         format!(
-            "you         {}   ({})\ntime        {time}\niterations  {iterations}\nclock       {clock}\nthreads     {}\nseed        {}\nthreats     {}   (warn when the side to move faces a win in one)\nrules       {}\n",
+            "you         {}   ({})\ntime        {time}\niterations  {iterations}\nclock       {clock}\nlevel       {}\nthreads     {}\nseed        {}\nthreats     {}   (warn when the side to move faces a win in one)\nrules       {}\n",
             self.you,
             self.roles(),
+            level_text(&self.engine.config()),
             self.engine.threads(),
             self.engine.config().seed.unwrap_or(0),
             if self.threats { "on" } else { "off" },
@@ -55,7 +93,7 @@ impl Session {
         };
         if !names.contains(&name.as_str()) {
             return Response::err(format!(
-                "no setting '{}': the settings are time, iterations, clock, threads, seed, you and threats",
+                "no setting '{}': the settings are time, iterations, clock, level, threads, seed, you and threats",
                 name.chars().take(20).collect::<String>()
             ));
         }
@@ -105,6 +143,7 @@ impl Session {
                     cabra::engine::plural(n as u64, "thread")
                 )
             }),
+            "level" => self.set_level(value),
             "seed" => match value.parse::<u64>() {
                 Ok(s) => {
                     let config = self.engine.config();

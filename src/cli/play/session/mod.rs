@@ -16,15 +16,17 @@ use std::time::Duration;
 use cabra::engine::Proven;
 use cabra::engine::clock::{OnClock, TimeControl};
 use cabra::engine::{
-    Budget, EngineHandle, Failed, Progress, ReportView, Request, Thought, format_duration, group,
-    plural,
+    Budget, EngineHandle, Failed, Job, Progress, ReportView, Request, Thought, format_duration,
+    group, plural,
 };
 use cabra::game::record::Record;
 use cabra::game::{GameLine, Move, MoveList, Piece, Player, Position, Status, parse_move};
 
 mod files;
+mod hint;
 mod info;
 mod moves;
+mod ponder;
 mod thinking;
 mod undo_redo;
 mod you;
@@ -124,6 +126,8 @@ pub struct Options {
     pub colours: bool,
     /// A person at a terminal (asks before quitting an unsaved game).
     pub interactive: bool,
+    /// Think on the player's time (`--ponder`).
+    pub ponder: bool,
 }
 
 /// One game being played.
@@ -155,13 +159,20 @@ pub struct Session {
     quit_armed: bool,
     /// A save that asked whether to replace a file: the next line answers.
     pending_save: Option<PathBuf>,
+    /// Hints taken in this game (`hint`), recorded when it is saved.
+    hints: u32,
+    /// Think on the player's time (`--ponder`).
+    ponder: bool,
+    /// The search of the player's turn under way (`ponder.rs`).
+    pondering: Option<Job<Thought>>,
 }
 
 /// The names of the settings of `set`.
-pub const SETTINGS: [&str; 7] = [
+pub const SETTINGS: [&str; 8] = [
     "time",
     "iterations",
     "clock",
+    "level",
     "threads",
     "seed",
     "you",
@@ -220,6 +231,9 @@ impl Session {
             own_files,
             quit_armed: false,
             pending_save: None,
+            hints: 0,
+            ponder: options.ponder,
+            pondering: None,
         }
     }
 
@@ -282,6 +296,15 @@ impl Session {
                 "Type a placement such as `L E180 110`, `help` for the commands, `quit` to leave.\n",
                 self.width,
             ));
+            if self.you.one_side() && self.engine.config().fixed_level().is_none() {
+                out.push_str(&crate::cli::render::wrap(
+                    &format!(
+                        "New to the game? `set level 1` gives you the weakest opponent, up to {} (`help set`); `hint` suggests a placement.\n",
+                        cabra::engine::levels::TOP
+                    ),
+                    self.width,
+                ));
+            }
         }
         let moved = if from_file {
             false
@@ -292,6 +315,7 @@ impl Session {
             out.push_str(&self.board());
             out.push_str(&self.turn_hint());
         }
+        self.ponder_if_due();
         Response::ok(out)
     }
 
@@ -346,8 +370,18 @@ impl Session {
         }
     }
 
-    /// Handles one line of input.
+    /// Handles one line of input: a search on the player's time stops
+    /// first, and goes on after the command if it is still their turn.
     pub fn handle(&mut self, line: &str) -> Response {
+        self.stop_pondering();
+        let r = self.handle_line(line);
+        if !r.quit {
+            self.ponder_if_due();
+        }
+        r
+    }
+
+    fn handle_line(&mut self, line: &str) -> Response {
         if let Some(path) = self.pending_save.take() {
             let unchanged = format!(
                 "Not saved: {} is unchanged.\n",
@@ -415,6 +449,7 @@ impl Session {
             Cmd::Moves => self.moves(arg),
             Cmd::History => Response::ok(self.history()),
             Cmd::Go => self.go(),
+            Cmd::Hint => self.hint(),
             Cmd::Engine => self.engine_move(),
             Cmd::Auto => self.auto(),
             Cmd::Undo => self.undo(arg),

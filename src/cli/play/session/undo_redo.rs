@@ -139,6 +139,7 @@ impl Session {
     /// Replaces the game, e.g. after `new`, `load` or `pos CODE`.
     pub(super) fn replace(&mut self, pos: Position) {
         self.line.replace(pos);
+        self.hints = 0;
     }
 
     pub(super) fn new_game(&mut self) -> Response {

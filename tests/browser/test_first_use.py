@@ -84,6 +84,34 @@ def test_a_piece_aimed_at_an_edge_lies_on_the_board(browser, size):
     assert not page.errors, page.errors
 
 
+def test_the_board_labels_and_marks_read(browser, size):
+    page = open_page(browser, size)
+    set_players(page, "human", "human")
+    # Tall stacks along the north and west edges.
+    for m in ["L E180 300", "L E180 030", "L E180 500", "L E180 050", "O T0 220"]:
+        play(page, m)
+    expect(page.locator("#top text.compass")).to_have_text(["N", "S", "W", "E"])
+    for turn in range(4):
+        letters = page.evaluate("""() => [...document.querySelectorAll('#iso text.compass')].map((t) => {
+            const r = t.getBoundingClientRect(); return { s: t.textContent, x: r.x, y: r.y, w: r.width, h: r.height }; })""")
+        cubes = page.evaluate("""() => [...document.querySelectorAll('#iso g.cube')].map((c) => {
+            const r = c.getBoundingClientRect(); return { s: c.dataset.x + c.dataset.y + c.dataset.z, x: r.x, y: r.y, w: r.width, h: r.height }; })""")
+        assert len(letters) == 4 and len(cubes) == 20, (letters, len(cubes))
+        for a in letters:
+            for c in cubes:
+                assert not overlap(a, c), f"turn {turn}: {a['s']} over cube {c['s']}"
+        if turn == 0:
+            shot(page, "05-labels")
+        press(page, "#rot-right")
+        page.wait_for_function(f"document.getElementById('iso').dataset.rotation === '{(turn + 1) % 4}'")
+    # The marks are explained.
+    legend = page.locator("#legend")
+    expect(legend).to_be_visible()
+    expect(legend).to_contain_text("White dots (3D) and a thick outline (from above): the last placement")
+    expect(page.locator("#iso .last-mark")).to_have_count(4)
+    assert not page.errors, page.errors
+
+
 def main():
     SHOTS.mkdir(parents=True, exist_ok=True)
     tests = [v for k, v in globals().items() if k.startswith("test_")]

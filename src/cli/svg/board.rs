@@ -306,19 +306,23 @@ fn edges(s: &mut String, r: u8) {
     s.push_str("</g>");
 }
 
-/// The compass letters and the coordinates along the north and west
-/// edges, with a light halo that keeps them readable over a cube.
+/// The compass letters and the coordinates along the two near edges,
+/// with a light halo that keeps them readable over a cube. The letters of
+/// the two far edges stand as high as the tallest stack (three cubes)
+/// over their edge: a stack on a back row, drawn below them on the
+/// screen, never covers them.
 fn edge_labels(s: &mut String, r: u8) {
-    let at = |x: f64, y: f64| {
+    let at = |x: f64, y: f64, z: f64| {
         let (u, v) = turn(r, x, y);
-        project(u, v, 0.0)
+        project(u, v, z)
     };
     s.push_str(r##"<g class="edge-labels" pointer-events="none" stroke="#fffdf8" stroke-width="2.5" stroke-opacity="0.85" paint-order="stroke">"##);
-    let text = |s: &mut String, (x, y): (f64, f64), t: &str, size: u8, colour: &str| {
-        let (px, py) = at(x, y);
+    let text = |s: &mut String, (x, y): (f64, f64), z: f64, t: &str, size: u8, colour: &str| {
+        let (px, py) = at(x, y, z);
+        let class = if size > 10 { r#" class="compass""# } else { "" };
         let _ = write!(
             s,
-            r##"<text x="{}" y="{}" font-size="{size}" text-anchor="middle" dominant-baseline="middle" fill="{colour}">{t}</text>"##,
+            r##"<text{class} x="{}" y="{}" font-size="{size}" text-anchor="middle" dominant-baseline="middle" fill="{colour}">{t}</text>"##,
             num(px),
             num(py)
         );
@@ -329,7 +333,9 @@ fn edge_labels(s: &mut String, r: u8) {
         ((-1.6, 4.0), "W"),
         ((9.4, 4.0), "E"),
     ] {
-        text(s, p, t, 15, "#5a5142");
+        let (u, v) = turn(r, p.0, p.1);
+        let z = if u < 0.0 || v < 0.0 { 3.0 } else { 0.0 };
+        text(s, p, z, t, 15, "#5a5142");
     }
     // The coordinates run along the two edges nearest the viewer, whatever
     // the turn: nothing stands in front of them, and none sits on a cube,
@@ -339,7 +345,7 @@ fn edge_labels(s: &mut String, r: u8) {
         for p in [(d, -0.55), (d, 8.55), (-0.55, d), (8.55, d)] {
             let (u, v) = turn(r, p.0, p.1);
             if u > 8.0 || v > 8.0 {
-                text(s, p, &i.to_string(), 10, "#7d735f");
+                text(s, p, 0.0, &i.to_string(), 10, "#7d735f");
             }
         }
     }
@@ -438,6 +444,67 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The `x` and `y` of each `<text class="compass">` of an SVG.
+    fn compass(svg: &str) -> Vec<(f64, f64)> {
+        let attr = |t: &str, name: &str| -> f64 {
+            let start = t.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+            t[start..].split('"').next().unwrap().parse().unwrap()
+        };
+        svg.split(r#"<text class="compass""#)
+            .skip(1)
+            .map(|t| (attr(t, "x"), attr(t, "y")))
+            .collect()
+    }
+
+    #[test]
+    fn no_stack_can_cover_a_compass_letter() {
+        for r in 0..4 {
+            let letters = compass(&iso(
+                &Position::new(),
+                &View {
+                    rotation: r,
+                    ..View::default()
+                },
+            ));
+            assert_eq!(letters.len(), 4, "turn {r}");
+            // A letter's box (15 px type), against the screen box of
+            // every cube the volume may hold.
+            for &(lx, ly) in &letters {
+                for (x, y, z) in
+                    (0..8).flat_map(|x| (0..8).flat_map(move |y| (0..3).map(move |z| (x, y, z))))
+                {
+                    let (u, v) = cell_uv(r, x, y);
+                    let corners: Vec<(f64, f64)> = [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)]
+                        .iter()
+                        .flat_map(|&(du, dv)| {
+                            [0.0, 1.0].map(|dz| project(u + du, v + dv, f64::from(z) + dz))
+                        })
+                        .collect();
+                    let (x0, x1) = corners
+                        .iter()
+                        .fold((f64::MAX, f64::MIN), |(a, b), c| (a.min(c.0), b.max(c.0)));
+                    let (y0, y1) = corners
+                        .iter()
+                        .fold((f64::MAX, f64::MIN), |(a, b), c| (a.min(c.1), b.max(c.1)));
+                    let apart = lx + 7.0 < x0 || lx - 7.0 > x1 || ly + 8.0 < y0 || ly - 8.0 > y1;
+                    assert!(
+                        apart,
+                        "turn {r}: the letter at ({lx}, {ly}) over cube {x}{y}{z}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_top_view_names_all_four_sides() {
+        let t = top(&Position::new(), &View::default());
+        for side in ["N", "S", "W", "E"] {
+            assert!(t.contains(&format!(">{side}</text>")), "{side}");
+        }
+        assert_eq!(compass(&t).len(), 4);
     }
 
     #[test]

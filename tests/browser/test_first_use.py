@@ -112,6 +112,25 @@ def test_the_board_labels_and_marks_read(browser, size):
     assert not page.errors, page.errors
 
 
+@only("desktop")
+def test_engine_against_engine_asks_no_busy_engine(browser, size):
+    page = open_page(browser, size)
+    refused = []
+    page.on("response", lambda r: refused.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    logged = []
+    page.on("console", lambda m: logged.append(m.text) if m.type == "error" else None)
+    page.fill("#time", "0.1")
+    page.dispatch_event("#time", "change")
+    for game in range(3):
+        set_players(page, "engine", "engine")
+        page.wait_for_function("window.cabra.ui.game.result !== 'ongoing'", timeout=120_000)
+        set_players(page, "human", "human")
+        press(page, "#new")
+        wait_ply(page, 0)
+    assert not refused, f"requests refused in engine against engine play: {refused}"
+    assert not logged, f"the console: {logged}"
+
+
 def main():
     SHOTS.mkdir(parents=True, exist_ok=True)
     tests = [v for k, v in globals().items() if k.startswith("test_")]

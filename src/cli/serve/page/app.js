@@ -27,6 +27,10 @@ const ui = {
   players: JSON.parse(sessionStorage.getItem(PLAYERS) || 'null') || { 1: 'human', 2: 'engine' },
   thinking: null, lastThought: '', analysis: null, reviewing: null, bannerClosed: null,
   events: null, asking: false, holding: 0, job: null, confirming: null, note: '', noteKind: '', lastBar: null,
+  // The game and version at which the server accepted the page's last
+  // engine move: until a newer state of that game shows, the engine is
+  // busy with it (its events may come after the answer).
+  accepted: null,
   // How many changes of position the note outlives: a restored game's
   // words stay said over the move that found the game gone (or the one
   // made right after), whichever started the restore.
@@ -268,7 +272,8 @@ async function engineMove(auto) {
       ui.job = 'think';
       // A move the page asks for by itself is for the game as shown: a
       // new game or a file that replaced it meanwhile refuses it.
-      await api.think(ui.id, auto ? { ...limits, version: ui.game.version } : limits);
+      const answer = await api.think(ui.id, auto ? { ...limits, version: ui.game.version } : limits);
+      ui.accepted = { id, version: answer.version };
     } catch (e) {
       // Another request got the engine first (a 409): its events follow.
       if (auto && e.status === 409) return;
@@ -293,7 +298,10 @@ async function engineMove(auto) {
 // the game's line (not while earlier moves are reviewed).
 function maybeEngine() {
   const g = ui.game;
-  if (g && g.result === 'ongoing' && !g.busy && !ui.asking && ui.holding === 0 && !ui.waiting && g.ply === g.length
+  // A move accepted whose search has not shown yet: asking again would
+  // only be refused as busy.
+  const pending = ui.accepted && ui.accepted.id === g?.id && g.version <= ui.accepted.version;
+  if (g && g.result === 'ongoing' && !g.busy && !pending && !ui.asking && ui.holding === 0 && !ui.waiting && g.ply === g.length
       && ui.players[g.to_move] === 'engine') engineMove(true);
 }
 

@@ -89,8 +89,11 @@ async function redraw() {
   const id = ui.id;
   try {
     const answer = await drawBoard({ id, ply: ui.game.ply, rotation: ui.rotation, layers: ui.layers, aim: a, ghosts: ghosts() });
-    if (answer) aim.hint(answer);
-    else if (a === null) say(ui.note || '', ui.noteKind);
+    // An answer about an aim let go meanwhile (a click placed it, or
+    // said why not) would hide what the click said.
+    const now = aim.aimed();
+    if (answer && JSON.stringify(now) === JSON.stringify(a)) aim.hint(answer);
+    else if (now === null) say(ui.note || '', ui.noteKind);
   } catch (e) { if (!await recover(e, id)) say(e.message, 'bad'); }
 }
 

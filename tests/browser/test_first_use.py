@@ -56,6 +56,35 @@ def whole_in_view(page, selector):
     return b["top"] >= -0.5 and b["bottom"] <= b["height"] + 0.5, b
 
 
+def test_how_to_place_a_piece_and_the_pieces_never_over_a_board(browser, size):
+    page = open_page(browser, size)
+    set_players(page, "human", "human")
+    # The words say how to place a piece, in the words of the hand used.
+    how = page.locator("#how-to")
+    expect(how).to_be_visible()
+    if page.touch:
+        expect(how).to_contain_text("tap a column of either board")
+        assert "Point at the board" not in how.inner_text(), how.inner_text()
+    else:
+        expect(how).to_contain_text("Point at the board")
+    # A placement can be typed, on a phone too.
+    expect(page.locator("#typed-move")).to_be_visible()
+    page.fill("#typed-move", "L E180 110")
+    press(page, "#typed button")
+    wait_ply(page, 1)
+    # However far the page is scrolled, the pieces cover neither board.
+    height = page.evaluate("document.documentElement.scrollHeight")
+    for y in range(0, height, 150):
+        page.evaluate(f"window.scrollTo(0, {y})")
+        found = boxes(page, ["#tray-panel", "#iso", "#top"])
+        tray = next((b for b in found if b["s"] == "#tray-panel"), None)
+        for board in (b for b in found if b["s"] != "#tray-panel"):
+            assert tray is None or not overlap(tray, board), f"scrolled to {y}: the pieces cover {board['s']}: {found}"
+    page.evaluate("window.scrollTo(0, 0)")
+    shot(page, "01-how-to")
+    assert not page.errors, page.errors
+
+
 def test_a_piece_aimed_at_an_edge_lies_on_the_board(browser, size):
     page = open_page(browser, size)
     set_players(page, "human", "human")

@@ -133,7 +133,6 @@ function drawPanels() {
   $('save-here').download = `game-up-to-${g.ply}.caminos`;
   $('save-here').textContent = `Save up to move ${g.ply} (${plural(g.ply, 'move')} of ${g.length})`;
   document.querySelectorAll('.layer').forEach((b) => b.classList.toggle('on', Number(b.dataset.layers) === ui.layers));
-  fitBar();
 }
 
 // Whether `next` continues the game shown (the same game, one or more
@@ -545,14 +544,6 @@ function cycle(step) {
   redraw();
 }
 
-// On a phone the pieces sit in a bar fixed at the bottom: the page ends
-// that much lower, so that nothing hides under it.
-function fitBar() {
-  const bar = $('tray-panel');
-  const fixed = getComputedStyle(bar).position === 'fixed';
-  document.body.style.paddingBottom = fixed ? `${bar.offsetHeight + 8}px` : '';
-}
-
 function wire() {
   document.addEventListener('visibilitychange', followHidden);
   for (const id of ['iso', 'top']) watchBoard($(id), aim.hover, aim.pick);
@@ -631,7 +622,6 @@ function wire() {
     const f = e.dataTransfer.files[0];
     if (f && ui.game) loadFile(f);
   });
-  window.addEventListener('resize', fitBar);
   document.addEventListener('keydown', (e) => {
     if (!ui.game || e.target.closest('input, select, textarea') || e.ctrlKey || e.metaKey || e.altKey) return;
     const k = e.key;

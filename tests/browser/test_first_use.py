@@ -85,6 +85,38 @@ def test_how_to_place_a_piece_and_the_pieces_never_over_a_board(browser, size):
     assert not page.errors, page.errors
 
 
+def test_an_analysis_comes_into_view_and_its_review_by_the_board(browser, size):
+    page = open_page(browser, size)
+    set_players(page, "human", "human")
+    page.set_input_files("#load", str(DATA / "games" / "hand_straight_bridge.caminos"))
+    wait_ply(page, 5)
+    page.fill("#an-iterations", "500")
+    page.evaluate("window.scrollTo(0, 0)")
+    press(page, "#banner-analyze")
+    expect(page.locator("#an-status")).to_have_text("Analyzed 5 placements.", timeout=60_000)
+    # The graph is in view, whole, and it reads as finished.
+    page.wait_for_timeout(200)
+    ok, box = whole_in_view(page, "#plot svg")
+    assert ok, f"the graph is not in view once the analysis is done: {box}"
+    expect(page.locator("#an-status")).to_have_class("done")
+    expect(page.locator("#message")).to_contain_text("Analysis done: 5 placements")
+    word = "Tap" if page.touch else "Click"
+    expect(page.locator("#an-detail")).to_contain_text(f"{word} a point of the graph")
+    shot(page, "02-analysed")
+    # A placement chosen: the board is in view, the ghosts on it, and
+    # what the analysis says of the placement right under it.
+    press(page, '#plot circle.point[data-ply="2"]')
+    wait_ply(page, 1)
+    expect(page.locator("#iso .ghost.line")).to_have_count(4)
+    expect(page.locator("#message")).to_contain_text("Placement 2 by player 2: O T0 660 (ghost 1)")
+    page.wait_for_timeout(200)
+    for s in ("#iso", "#message"):
+        ok, box = whole_in_view(page, s)
+        assert ok, f"{s} is not in view during the review: {box}"
+    shot(page, "03-review")
+    assert not page.errors, page.errors
+
+
 def test_a_piece_aimed_at_an_edge_lies_on_the_board(browser, size):
     page = open_page(browser, size)
     set_players(page, "human", "human")

@@ -13,7 +13,7 @@
 import { api } from './api.js';
 import { makeAim } from './aim.js';
 import { drawBoard, watchBoard } from './board.js';
-import { drawTray, drawOrientations, drawGame, drawLive, drawAnalysis, drawBanner, say, plural } from './panels.js';
+import { drawTray, drawOrientations, drawGame, drawLive, drawAnalysis, drawBanner, reviewWords, say, plural } from './panels.js';
 
 const $ = (id) => document.getElementById(id);
 const KEY = 'cabra-game';
@@ -336,10 +336,16 @@ async function place(body, checked = false) {
 
 async function goto(ply) { ui.reviewing = null; await act(() => api.goto(ui.id, ply)); }
 
+// Shows placement `ply` of the analysis on the board: the position
+// before it, the placement played and the engine's choice as ghosts. The
+// board comes into view, with what the analysis says of the placement
+// under it, where the ghosts it names are.
 async function review(ply) {
-  await act(() => api.goto(ui.id, ply - 1));
+  if (!await act(() => api.goto(ui.id, ply - 1))) return;
   ui.reviewing = ply;
   drawPanels();
+  note(reviewWords(ui.analysis, ply), 'review');
+  scrollIntoViewIfNeeded($('board-wrap'));
   await redraw();
 }
 
@@ -413,6 +419,22 @@ async function newGame() {
   if (await act(() => replacing(() => api.newGame(ui.id, rules)))) note(`New game (${rules} rules).`, 'ok');
 }
 
+// Scrolls the page (only) so that `el` shows whole, or its top.
+function scrollIntoViewIfNeeded(el) {
+  const r = el.getBoundingClientRect();
+  if (r.top < 0 || r.bottom > window.innerHeight) el.scrollIntoView({ block: r.height > window.innerHeight ? 'start' : 'nearest' });
+}
+
+// An analysis this tab asked for has ended: say so where the player looks,
+// and bring its result into view.
+function analyzed(a) {
+  const marked = a.moves.filter((m) => m.mark).length;
+  const noun = ui.game.rules === 'caminos' ? 'placement' : 'move';
+  const done = a.complete ? `Analysis done: ${plural(a.moves.length, noun)}` : `Analysis stopped: ${a.moves.length} of ${plural(a.placements, noun)}`;
+  note(`${done}, ${marked} marked (the graph and the list in the Analysis panel).`, 'ok');
+  $('analysis-panel').scrollIntoView({ block: 'start' });
+}
+
 async function analyze() {
   const count = $('an-iterations').value.trim();
   const n = Number(count);
@@ -478,6 +500,7 @@ function listen() {
   es.addEventListener('analysis', (e) => {
     ui.analysis = JSON.parse(e.data);
     drawPanels();
+    if (ui.job === 'analyze') { ui.job = null; analyzed(ui.analysis); }
   });
   es.addEventListener('failed', (e) => note(JSON.parse(e.data).error, 'bad'));
   // While the browser tries again on its own, say that nothing reaches

@@ -240,6 +240,8 @@ export function drawAnalysis(ui, onPoint) {
     : !a ? '' : a.complete
       ? `Analyzed ${count(a.moves.length)}.`
       : `Stopped: ${a.moves.length} of ${count(a.placements)} analyzed.`;
+  // Finished: it reads as done, not as one more line of the panel.
+  $('an-status').classList.toggle('done', !working && !!a);
   if (!a) {
     plot.replaceChildren();
     $('an-list').replaceChildren();
@@ -272,12 +274,21 @@ export function drawAnalysis(ui, onPoint) {
     for (const v of [`player ${s.player}`, s.inaccuracies, s.mistakes, s.blunders, s.missed_wins, (100 * s.average_loss).toFixed(1)]) r.append(el('td', {}, String(v)));
     t.append(r);
   }
-  const m = ui.reviewing ? a.moves.find((x) => x.ply === ui.reviewing) : null;
-  if (!m) { $('an-detail').textContent = 'Click a point of the graph to review that placement.'; return; }
+  const words = ui.reviewing ? reviewWords(a, ui.reviewing) : '';
+  $('an-detail').textContent = words ||
+    `${touch() ? 'Tap' : 'Click'} a point of the graph, or a placement of the list, to review it on the board.`;
+}
+
+// Whether the page is used by a finger (no mouse to point with).
+const touch = () => matchMedia('(hover: none)').matches;
+
+// What the analysis `a` says of placement `ply` (its ghosts on the board).
+export function reviewWords(a, ply) {
+  const m = a && a.moves.find((x) => x.ply === ply);
+  if (!m) return '';
   const mark = m.mark ? ` — ${m.mark.replace('_', ' ')}, ${(100 * m.loss).toFixed(1)} points lost` : '';
   const better = m.best && m.best !== m.played ? ` The engine preferred ${m.best} (green ghost).` : ' It was the engine\'s choice too.';
-  $('an-detail').textContent =
-    `Placement ${m.ply} by player ${m.player}: ${m.played} (ghost 1)${mark}. ` +
+  return `Placement ${m.ply} by player ${m.player}: ${m.played} (ghost 1)${mark}. ` +
     `Win rate for the mover ${(100 * m.winrate_before).toFixed(0)}% → ${(100 * m.winrate_after).toFixed(0)}%.${better}`;
 }
 

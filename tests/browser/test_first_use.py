@@ -174,6 +174,27 @@ def test_the_board_labels_and_marks_read(browser, size):
 
 
 @only("desktop")
+def test_the_engine_panel_and_the_header_fit_in_800_px(browser, size):
+    page = open_page(browser, size)
+    set_players(page, "human", "engine")
+    page.fill("#time", "3")
+    play(page, "L T0 330")
+    expect(page.locator("#live-text")).to_contain_text("Thinking for player 2:")
+    expect(page.locator("#live-line")).to_contain_text("Best line")
+    page.evaluate("window.scrollTo(0, 0)")
+    for s in ("#engine-panel", "#status-live"):
+        ok, box = whole_in_view(page, s)
+        assert ok, f"{s} is not in view at 1280x800 while the engine thinks: {box}"
+    cut = page.evaluate("""() => [...document.querySelectorAll('header *, #engine-panel *')]
+        .filter((e) => e.offsetParent !== null && (e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right > innerWidth + 0.5))
+        .map((e) => e.id || e.textContent.slice(0, 30))""")
+    assert not cut, f"cut off: {cut}"
+    shot(page, "04-thinking")
+    page.click("#stop")
+    assert not page.errors, page.errors
+
+
+@only("desktop")
 def test_engine_against_engine_asks_no_busy_engine(browser, size):
     page = open_page(browser, size)
     refused = []

@@ -50,6 +50,13 @@ fn parses_names_and_keys() {
         "weights=no/such/file.bin",
         "treply=on",
         "seed=-1",
+        "level=12",
+        "level=-1",
+        "level=x",
+        "elo=abc",
+        "temperature=-1",
+        "temperature=nan",
+        "randomness=101",
     ] {
         assert!(EngineConfig::parse(bad).is_err(), "{bad}");
     }
@@ -95,6 +102,10 @@ fn every_key_reads_back_what_it_describes() {
         "default",
         "baseline",
         "c=0.7,threats=3,pscore=20,threads=2,time=150ms,seed=3,nodes=1M",
+        "level=3",
+        "random",
+        "elo=900,reuse=on",
+        "temperature=0.5,randomness=10",
     ] {
         let c = EngineConfig::parse(text).unwrap();
         let again: String = c
@@ -133,4 +144,37 @@ fn every_key_reads_back_what_it_describes() {
         }
         e => panic!("{e:?}"),
     }
+}
+
+#[test]
+fn a_level_sets_its_search_and_the_top_level_gives_it_back() {
+    let l = EngineConfig::parse("level=3").unwrap();
+    let level = crate::engine::levels::Level::get(3).unwrap();
+    assert_eq!(l.fixed_level(), Some(level));
+    assert_eq!((l.threads, l.reuse, l.swindle), (Some(1), false, false));
+    assert_eq!(
+        (l.temperature, l.randomness),
+        (level.temperature, level.randomness)
+    );
+    // Keys after the level change what it set.
+    assert!(EngineConfig::parse("level=3,reuse=on").unwrap().reuse);
+    // elo= picks the nearest level.
+    let near = crate::engine::levels::Level::nearest(level.elo);
+    assert_eq!(
+        EngineConfig::parse(&format!("elo={}", level.elo))
+            .unwrap()
+            .level,
+        Some(near.number)
+    );
+    // Back to the top: the full engine again, its threads left to the front end.
+    let mut top = l.clone();
+    top.set_level(crate::engine::levels::TOP);
+    assert!(top.fixed_level().is_none());
+    assert_eq!(
+        (top.threads, top.reuse, top.swindle, top.early_stop),
+        (None, true, true, true)
+    );
+    assert_eq!((top.temperature, top.randomness), (0.0, 0));
+    let random = EngineConfig::parse("random").unwrap();
+    assert!(random.fixed_level().is_some_and(|l| l.is_random()));
 }

@@ -299,7 +299,7 @@ impl Session {
             if self.you.one_side() && self.engine.config().fixed_level().is_none() {
                 out.push_str(&crate::cli::render::wrap(
                     &format!(
-                        "New to the game? `set level 1` gives you the weakest opponent, up to {} (`help set`); `hint` suggests a placement.\n",
+                        "New to the game? `set level 1` is the weakest opponent (of {}); `hint` suggests a placement.\n",
                         cabra::engine::levels::TOP
                     ),
                     self.width,

@@ -28,6 +28,53 @@ pub struct EnginesArgs {
     /// The seed of a calibration's openings and engines
     #[arg(long, default_value_t = 1, requires = "calibrate")]
     pub seed: u64,
+    /// Record each pair's result as a line of DIR/pairs.jsonl, and play only the pairs not yet recorded there (with the same --games, --time and --seed): a calibration stopped part way goes on where it stopped, and a pair whose line is deleted is played again
+    #[arg(long, value_name = "DIR", requires = "calibrate")]
+    pub out: Option<std::path::PathBuf>,
+}
+
+/// One pair's result in a calibration's record.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Recorded {
+    a: u8,
+    b: u8,
+    games: u32,
+    score: f64,
+    /// What the pair was played with.
+    games_asked: u32,
+    top_time_ms: u64,
+    seed: u64,
+}
+
+/// The pairs recorded in `file` for this calibration's settings.
+fn recorded(
+    file: &std::path::Path,
+    args: &EnginesArgs,
+    top_ms: u64,
+) -> anyhow::Result<Vec<Pairing>> {
+    let text = match std::fs::read_to_string(file) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => anyhow::bail!("cannot read {}: {e}", file.display()),
+    };
+    let mut out = Vec::new();
+    for (i, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let r: Recorded = serde_json::from_str(line)
+            .map_err(|e| anyhow::anyhow!("{}, line {}: {e}", file.display(), i + 1))?;
+        if (r.games_asked, r.top_time_ms, r.seed) == (args.games, top_ms, args.seed) {
+            out.push(Pairing {
+                a: usize::from(r.a),
+                b: usize::from(r.b),
+                games: r.games,
+                score: r.score,
+            });
+        }
+    }
+    Ok(out)
 }
 
 /// Prints the help of the configuration keys (from the one table of
@@ -93,10 +140,28 @@ fn calibrate(args: &EnginesArgs) -> anyhow::Result<()> {
     super::signals::stop_on_signal(move || on_signal.store(true, Ordering::SeqCst))?;
     let top_time = args.time.unwrap_or(Duration::from_millis(TOP_TIME_MS));
     let cores = cabra::engine::defaults::all_cores();
-    let mut pairings: Vec<Pairing> = Vec::new();
+    let top_ms = top_time.as_millis() as u64;
+    let record = match &args.out {
+        Some(dir) => {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
+            Some(dir.join("pairs.jsonl"))
+        }
+        None => None,
+    };
+    let mut pairings: Vec<Pairing> = match &record {
+        Some(file) => recorded(file, args, top_ms)?,
+        None => Vec::new(),
+    };
     for (a, b) in ladder::schedule() {
         if stop.load(Ordering::SeqCst) {
             break;
+        }
+        if pairings
+            .iter()
+            .any(|p| (p.a, p.b) == (usize::from(a), usize::from(b)))
+        {
+            continue;
         }
         // The full engine is timed: its games one at a time, so that no
         // other game takes its core.
@@ -112,6 +177,18 @@ fn calibrate(args: &EnginesArgs) -> anyhow::Result<()> {
             p.games,
             100.0 * score
         );
+        if let (Some(file), true) = (&record, p.games == args.games) {
+            let line = serde_json::to_string(&Recorded {
+                a,
+                b,
+                games: p.games,
+                score: p.score,
+                games_asked: args.games,
+                top_time_ms: top_ms,
+                seed: args.seed,
+            })?;
+            append_line(file, &line)?;
+        }
         pairings.push(p);
     }
     let ratings = ladder::ratings(&pairings);
@@ -144,4 +221,15 @@ fn calibrate(args: &EnginesArgs) -> anyhow::Result<()> {
     }
     print!("{out}");
     Ok(())
+}
+
+/// Appends `line` to `file` (created if need be).
+fn append_line(file: &std::path::Path, line: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(file)
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", file.display()))?;
+    writeln!(f, "{line}").map_err(|e| anyhow::anyhow!("cannot write {}: {e}", file.display()))
 }

@@ -230,21 +230,28 @@ impl Gate {
         port_ok && named
     }
 
-    /// Why a request with these headers, on this connection, is refused
-    /// (403 for a foreign host or origin), if it is.
-    pub fn refused(&self, headers: &HeaderMap, conn: ConnInfo) -> Option<String> {
-        if headers.get_all(header::HOST).iter().count() > 1 {
-            return Some("a request has one Host header".to_string());
+    /// Why a request with these headers, on this connection, is refused,
+    /// if it is: 400 for two Host or two Origin headers (which of them
+    /// would count is anyone's guess), 403 for a foreign host or origin.
+    pub fn refused(&self, headers: &HeaderMap, conn: ConnInfo) -> Option<ApiError> {
+        for (name, what) in [(header::HOST, "Host"), (header::ORIGIN, "Origin")] {
+            let n = headers.get_all(&name).iter().count();
+            if n > 1 {
+                return Some(ApiError::bad(format!(
+                    "a request has at most one {what} header, not {n}"
+                )));
+            }
         }
+        let forbidden = |why: String| Some(ApiError::new(StatusCode::FORBIDDEN, why));
         let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
         match host {
             Some(h) if self.ours(h, conn.local) => {}
             Some(h) => {
-                return Some(format!(
+                return forbidden(format!(
                     "Host `{h}` is refused: open the page at the address `cabra serve` printed"
                 ));
             }
-            None => return Some("a Host header is required".to_string()),
+            None => return forbidden("a Host header is required".to_string()),
         }
         if let Some(origin) = headers.get(header::ORIGIN) {
             let o = origin.to_str().unwrap_or("");
@@ -252,7 +259,7 @@ impl Gate {
                 .strip_prefix("http://")
                 .is_some_and(|a| self.ours(a, conn.local));
             if !ok {
-                return Some(format!("requests from origin `{o}` are refused"));
+                return forbidden(format!("requests from origin `{o}` are refused"));
             }
         }
         None
@@ -321,8 +328,9 @@ enum Admission {
     No,
 }
 
-/// The middleware: refuses foreign Host and Origin headers with 403, and
-/// clients from other machines without the token with 401.
+/// The middleware: refuses two Host or Origin headers with 400, foreign
+/// ones with 403, and clients from other machines without the token with
+/// 401.
 pub async fn check_host(
     State(app): State<std::sync::Arc<App>>,
     req: Request,
@@ -331,8 +339,8 @@ pub async fn check_host(
     let Some(conn) = req.extensions().get::<ConnInfo>().copied() else {
         return ApiError::new(StatusCode::FORBIDDEN, "no connection").into_response();
     };
-    if let Some(why) = app.gate.refused(req.headers(), conn) {
-        return ApiError::new(StatusCode::FORBIDDEN, why).into_response();
+    if let Some(refusal) = app.gate.refused(req.headers(), conn) {
+        return refusal.into_response();
     }
     // A request line in absolute form (`GET http://host/...`) names the
     // host too, and takes precedence over Host: it must be ours as well.
@@ -399,18 +407,33 @@ mod tests {
     fn origins_must_be_ours() {
         let gate = Gate::default();
         let c = conn("127.0.0.1:9000", "127.0.0.1:5000");
+        let refused = |h: &HeaderMap| gate.refused(h, c).map(|e| (e.status, e.message));
         let mut h = HeaderMap::new();
         h.insert(header::HOST, "127.0.0.1:9000".parse().unwrap());
-        assert_eq!(gate.refused(&h, c), None);
+        assert_eq!(refused(&h), None);
         h.insert(header::ORIGIN, "http://127.0.0.1:9000".parse().unwrap());
-        assert_eq!(gate.refused(&h, c), None);
+        assert_eq!(refused(&h), None);
         for foreign in ["http://evil.example", "http://203.0.113.5:9000", "null"] {
             h.insert(header::ORIGIN, foreign.parse().unwrap());
-            assert!(gate.refused(&h, c).unwrap().contains("origin"), "{foreign}");
+            let (status, why) = refused(&h).unwrap();
+            assert_eq!(status, StatusCode::FORBIDDEN, "{foreign}");
+            assert!(why.contains("origin"), "{foreign}");
         }
+        // Two of either, even when the first is ours, are refused as malformed.
+        h.insert(header::ORIGIN, "http://127.0.0.1:9000".parse().unwrap());
+        h.append(header::ORIGIN, "http://evil.example".parse().unwrap());
+        let (status, why) = refused(&h).unwrap();
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert!(why.contains("one Origin header, not 2"), "{why}");
         h.remove(header::ORIGIN);
+        h.append(header::HOST, "evil.example".parse().unwrap());
+        let (status, why) = refused(&h).unwrap();
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert!(why.contains("one Host header"), "{why}");
         h.insert(header::HOST, "attacker.example:9000".parse().unwrap());
-        assert!(gate.refused(&h, c).unwrap().contains("Host"));
+        let (status, why) = refused(&h).unwrap();
+        assert_eq!(status, StatusCode::FORBIDDEN);
+        assert!(why.contains("Host"));
     }
 
     #[test]

@@ -224,6 +224,28 @@ fn only_the_servers_own_names_and_origins() {
         403
     );
     assert_eq!(get(&ours, Some(&format!("http://localhost:{port}"))), 201);
+    // Two Host or two Origin headers are malformed, whichever comes first.
+    let foreign = "evil.example";
+    for (first, second) in [
+        (format!("Host: {ours}"), format!("Host: {foreign}")),
+        (format!("Host: {foreign}"), format!("Host: {ours}")),
+        (format!("Host: {ours}"), format!("Host: {ours}")),
+        (
+            format!("Host: {ours}\r\nOrigin: http://{ours}"),
+            format!("Origin: http://{foreign}"),
+        ),
+        (
+            format!("Host: {ours}\r\nOrigin: http://{ours}"),
+            format!("Origin: http://{ours}"),
+        ),
+    ] {
+        let request =
+            format!("GET /api/info HTTP/1.1\r\n{first}\r\n{second}\r\nConnection: close\r\n\r\n");
+        let (status, body) = answer(&raw(&s, request.as_bytes(), Duration::from_secs(5)));
+        assert_eq!(status, 400, "{first} then {second}: {body}");
+        let error = body["error"].as_str().unwrap_or_default();
+        assert!(error.contains("at most one"), "{body}");
+    }
 }
 
 /// An address of this machine beyond the loopback, where the tests can

@@ -93,8 +93,18 @@ pub async fn get(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer 
     Ok(axum::Json(state_json(&g)))
 }
 
+/// The body of a call that takes none: empty, or `{}` (anything else is
+/// refused, as a field a call does not know is).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoFields {}
+
 /// `DELETE /api/games/{id}`: forgets the game.
-pub async fn delete(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer {
+pub async fn delete(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Json(NoFields {}): Json<NoFields>,
+) -> Answer {
     if app.store.remove(&id) {
         Ok(axum::Json(json!({ "deleted": id })))
     } else {
@@ -155,7 +165,11 @@ pub fn play(g: &mut super::store::Game, m: Move) {
 }
 
 /// `POST /api/games/{id}/undo`.
-pub async fn undo(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer {
+pub async fn undo(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Json(NoFields {}): Json<NoFields>,
+) -> Answer {
     let game = app.store.get(&id)?;
     let mut g = lock(&game);
     g.ensure_idle()?;
@@ -171,7 +185,11 @@ pub async fn undo(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer
 }
 
 /// `POST /api/games/{id}/redo`.
-pub async fn redo(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer {
+pub async fn redo(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Json(NoFields {}): Json<NoFields>,
+) -> Answer {
     let game = app.store.get(&id)?;
     let mut g = lock(&game);
     g.ensure_idle()?;

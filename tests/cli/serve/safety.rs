@@ -9,7 +9,7 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::http::Server;
 
@@ -246,6 +246,61 @@ fn only_the_servers_own_names_and_origins() {
         let error = body["error"].as_str().unwrap_or_default();
         assert!(error.contains("at most one"), "{body}");
     }
+}
+
+#[test]
+fn calls_that_take_no_body_refuse_one() {
+    let s = Server::start(&["--threads", "1"]);
+    let id = s.new_game();
+    let game = format!("/api/games/{id}");
+    s.ok(
+        "POST",
+        &format!("{game}/place"),
+        Some(json!({ "move": "L E180 110" })),
+    );
+    s.ok(
+        "POST",
+        &format!("{game}/place"),
+        Some(json!({ "move": "O T0 330" })),
+    );
+    s.ok("POST", &format!("{game}/undo"), None);
+    // ply 1, one move to redo: undo, redo and delete could each act.
+    for (method, path) in [
+        ("POST", format!("{game}/undo")),
+        ("POST", format!("{game}/redo")),
+        ("DELETE", game.clone()),
+    ] {
+        for body in [&b"{"[..], b"garbage", b"{\"bogus\":1}", b"[1]", b"null"] {
+            let (status, reply) = s.raw(method, &path, &[], body);
+            let text = String::from_utf8_lossy(&reply);
+            assert_eq!(
+                status,
+                400,
+                "{method} {path} {:?}: {text}",
+                String::from_utf8_lossy(body)
+            );
+            let v: Value = serde_json::from_slice(&reply).expect("a JSON error");
+            assert!(
+                v["error"]
+                    .as_str()
+                    .unwrap()
+                    .contains("not the JSON expected"),
+                "{v}"
+            );
+        }
+        let v = s.ok("GET", &game, None);
+        assert_eq!(
+            (v["ply"].as_u64(), v["length"].as_u64()),
+            (Some(1), Some(2)),
+            "{v}"
+        );
+    }
+    // An empty body, or {}, is what they take.
+    assert_eq!(s.raw("POST", &format!("{game}/redo"), &[], b"{}").0, 200);
+    assert_eq!(s.raw("POST", &format!("{game}/undo"), &[], b" ").0, 200);
+    assert_eq!(s.raw("POST", &format!("{game}/undo"), &[], b"").0, 200);
+    assert_eq!(s.raw("DELETE", &game, &[], b"{ }").0, 200);
+    assert_eq!(s.json("GET", &game, None).0, 404);
 }
 
 /// An address of this machine beyond the loopback, where the tests can

@@ -1,5 +1,6 @@
 //! The server's connections: accepted up to a cap, timed out when slow or
-//! idle, and answered in JSON even when HTTP itself fails.
+//! idle, answered in JSON even when HTTP itself fails, and closed so that
+//! the client reads the last answer whole.
 //!
 //! - **Timeouts.** A client has `header` time to send a request's headers,
 //!   counted from the connection's start or from the end of the previous
@@ -7,33 +8,35 @@
 //!   keep-alive connections are closed; a request's body has its own time
 //!   (the body extractor in `guard.rs`).
 //! - **A cap.** At most `max` connections are open. A new one beyond it
-//!   closes the connection that has waited longest without a request under
-//!   way (a slow or idle client), so the server keeps answering; when every
-//!   connection is busy (pages listening to their games), the new one is
-//!   answered `503` and closed.
-//! - **JSON everywhere.** hyper answers a request it cannot read (too
-//!   large, malformed) itself, with an empty body and no hook to change
-//!   it: [`JsonErrors`] rewrites those answers on their way out.
+//!   closes the *quiet* connection (nothing under way, nothing of a next
+//!   request come: `activity.rs`) that has waited longest without a request,
+//!   as hyper ends a connection gracefully; one with a request under way
+//!   is never closed for another. When none is quiet (pages listening to
+//!   their games, requests being sent), the new one has its request read
+//!   and answered `503`, then is closed.
+//! - **JSON everywhere**, hyper's own answers included (`wire.rs`).
 
 use std::collections::HashMap;
+use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::Router;
 use axum::extract::Request;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::oneshot;
 use tower::ServiceExt;
 
+use super::activity::{Activity, Peek, Watch};
 use super::store::lock;
+use super::wire::{self, Wire};
 
 /// How connections are limited.
 #[derive(Clone, Copy, Debug)]
@@ -54,13 +57,24 @@ pub struct ConnInfo {
     pub local: SocketAddr,
 }
 
+/// The most connections being refused at once; a flood beyond them is
+/// closed at once.
+const MAX_REFUSING: usize = 256;
+
+/// The time a refused connection has to send its request's head, and
+/// then to take the answer.
+const REFUSAL_TIME: Duration = Duration::from_secs(1);
+
+/// The time a closing connection's client has to take its last answer.
+const LINGER_TIME: Duration = Duration::from_secs(1);
+
 /// One open connection.
 struct Open {
-    /// Requests under way (a streamed answer counts until its end).
-    busy: Arc<AtomicUsize>,
-    /// Since when it has had no request under way.
-    idle_since: Arc<Mutex<Instant>>,
-    /// Closes it.
+    activity: Arc<Activity>,
+    /// Its socket (open while the connection is in the table: it leaves
+    /// the table before its close).
+    peek: Peek,
+    /// Closes it, gracefully.
     close: Option<oneshot::Sender<()>>,
 }
 
@@ -73,6 +87,7 @@ struct Table {
 /// Serves `router` on `listener` within `limits` until the process ends.
 pub async fn serve(listener: TcpListener, router: Router, limits: Limits) -> io::Result<()> {
     let table = Arc::new(Mutex::new(Table::default()));
+    let refusing = Arc::new(AtomicUsize::new(0));
     loop {
         let (stream, peer) = match listener.accept().await {
             Ok(c) => c,
@@ -85,117 +100,156 @@ pub async fn serve(listener: TcpListener, router: Router, limits: Limits) -> io:
             }
         };
         let local = stream.local_addr().unwrap_or(peer);
-        let Some((id, busy, idle_since, closed)) = admit(&table, limits.max) else {
-            tokio::spawn(refuse(stream));
+        let Some((id, activity, closed)) = admit(&table, &stream, limits.max) else {
+            if refusing.fetch_add(1, Ordering::SeqCst) < MAX_REFUSING {
+                let refusing = refusing.clone();
+                tokio::spawn(async move {
+                    refuse(stream).await;
+                    refusing.fetch_sub(1, Ordering::SeqCst);
+                });
+            } else {
+                refusing.fetch_sub(1, Ordering::SeqCst);
+            }
             continue;
         };
         let info = ConnInfo { peer, local };
         let (router, table) = (router.clone(), table.clone());
         tokio::spawn(async move {
-            connection(stream, router, info, limits, busy, idle_since, closed).await;
+            let ended = connection(stream, router, info, limits, activity, closed).await;
+            // Out of the table before the socket closes (its descriptor
+            // could be another's then).
             lock(&table).open.remove(&id);
+            wire::linger(ended, None, LINGER_TIME).await;
         });
     }
 }
 
-type Admitted = (
-    u64,
-    Arc<AtomicUsize>,
-    Arc<Mutex<Instant>>,
-    oneshot::Receiver<()>,
-);
-
-/// Makes room for a new connection: below the cap it is admitted; at the
-/// cap the connection idle the longest is closed for it; `None` when all
-/// are busy.
-fn admit(table: &Mutex<Table>, max: usize) -> Option<Admitted> {
+/// Makes room for `stream`: below the cap it is admitted; at the cap the
+/// quiet connection idle the longest is closed for it; `None` when none
+/// is quiet.
+fn admit(
+    table: &Mutex<Table>,
+    stream: &TcpStream,
+    max: usize,
+) -> Option<(u64, Arc<Activity>, oneshot::Receiver<()>)> {
     let mut t = lock(table);
     if t.open.len() >= max {
-        let idlest = (t.open.iter())
-            .filter(|(_, o)| o.busy.load(Ordering::SeqCst) == 0 && o.close.is_some())
-            .min_by_key(|(_, o)| *lock(&o.idle_since))
-            .map(|(id, _)| *id);
-        let close = idlest.and_then(|id| t.open.get_mut(&id)?.close.take())?;
+        let mut waiting: Vec<_> = (t.open.iter())
+            .filter(|(_, o)| o.close.is_some() && o.activity.quiet())
+            .map(|(id, o)| (o.activity.idle_since(), *id))
+            .collect();
+        waiting.sort_unstable();
+        let idlest = (waiting.into_iter()).find(|(_, id)| {
+            let o = &t.open[id];
+            o.peek.quiet(&o.activity)
+        });
+        let close = idlest.and_then(|(_, id)| t.open.get_mut(&id)?.close.take())?;
         let _ = close.send(());
     }
     let id = t.next;
     t.next += 1;
     let (tx, rx) = oneshot::channel();
-    let busy = Arc::new(AtomicUsize::new(0));
-    let idle_since = Arc::new(Mutex::new(Instant::now()));
+    let activity = Arc::new(Activity::default());
     t.open.insert(
         id,
         Open {
-            busy: busy.clone(),
-            idle_since: idle_since.clone(),
+            activity: activity.clone(),
+            peek: Peek::new(stream),
             close: Some(tx),
         },
     );
-    Some((id, busy, idle_since, rx))
+    Some((id, activity, rx))
 }
 
-/// Answers a connection beyond the cap with `503` and closes it.
+/// Answers a connection beyond the cap with `503` once its request's head
+/// has come (or its time has passed), and closes it.
 async fn refuse(mut stream: TcpStream) {
-    let body = r#"{"error":"the server has too many connections open: try again in a moment"}"#;
-    let answer = format!(
-        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-        body.len()
+    wire::read_head(&mut stream, REFUSAL_TIME, 64 * 1024).await;
+    let answer = wire::json_answer(
+        503,
+        "Service Unavailable",
+        "the server has too many connections open: try again in a moment",
     );
-    let _ = tokio::time::timeout(Duration::from_secs(1), stream.write_all(answer.as_bytes())).await;
+    wire::linger(stream, Some(&answer), REFUSAL_TIME).await;
 }
 
-/// Serves one connection until it ends, times out or is closed for another.
+type Service = Pin<Box<dyn Future<Output = Result<axum::response::Response, io::Error>> + Send>>;
+
+/// Serves one connection until it ends, times out or is closed for
+/// another; then its socket.
 async fn connection(
     stream: TcpStream,
     router: Router,
     info: ConnInfo,
     limits: Limits,
-    busy: Arc<AtomicUsize>,
-    idle_since: Arc<Mutex<Instant>>,
-    closed: oneshot::Receiver<()>,
-) {
-    let service = hyper::service::service_fn(move |mut req: Request<Incoming>| {
+    activity: Arc<Activity>,
+    mut closed: oneshot::Receiver<()>,
+) -> TcpStream {
+    let counted = activity.clone();
+    let service = hyper::service::service_fn(move |mut req: Request<Incoming>| -> Service {
         req.extensions_mut().insert(info);
-        let started = Busy::start(&busy, &idle_since);
+        let started = Busy::start(&counted);
         let router = router.clone();
-        async move {
-            let answer = router.oneshot(req.map(axum::body::Body::new)).await;
+        Box::pin(async move {
+            let Ok(mut answer) = router.oneshot(req.map(axum::body::Body::new)).await;
+            if started.activity.last.load(Ordering::SeqCst) {
+                let close = axum::http::HeaderValue::from_static("close");
+                answer
+                    .headers_mut()
+                    .insert(axum::http::header::CONNECTION, close);
+            }
             // The answer's body may stream on (events): the connection is
             // busy until it ends.
-            answer.map(|r| r.map(|body| axum::body::Body::new(Tracked { body, started })))
-        }
+            Ok(answer.map(|body| axum::body::Body::new(Tracked { body, started })))
+        })
     });
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header)
         .keep_alive(true);
-    let conn = http.serve_connection(TokioIo::new(JsonErrors::new(stream)), service);
-    tokio::select! {
-        _ = conn => {}
-        _ = closed => {}
-    }
+    let peek = Peek::new(&stream);
+    let mut conn = http.serve_connection(
+        TokioIo::new(Wire::new(stream, Watch::new(activity.clone()))),
+        service,
+    );
+    // Closed for another: at once if it is still quiet (hyper closes an
+    // idle connection), else after the answer to the request that came
+    // since it was found quiet.
+    let mut told = false;
+    let ended = std::future::poll_fn(|cx: &mut Context<'_>| {
+        if !told && Pin::new(&mut closed).poll(cx).is_ready() {
+            told = true;
+            if peek.quiet(&activity) {
+                Pin::new(&mut conn).graceful_shutdown();
+            } else {
+                activity.last.store(true, Ordering::SeqCst);
+            }
+        }
+        conn.poll_without_shutdown(cx)
+    })
+    .await;
+    // hyper has answered what it could not read itself (in JSON: wire.rs).
+    let _ = ended;
+    conn.into_parts().io.into_inner().into_inner()
 }
 
 /// A request under way on a connection: counted while it lives.
 struct Busy {
-    busy: Arc<AtomicUsize>,
-    idle_since: Arc<Mutex<Instant>>,
+    activity: Arc<Activity>,
 }
 
 impl Busy {
-    fn start(busy: &Arc<AtomicUsize>, idle_since: &Arc<Mutex<Instant>>) -> Busy {
-        busy.fetch_add(1, Ordering::SeqCst);
+    fn start(activity: &Arc<Activity>) -> Busy {
+        activity.request_started();
         Busy {
-            busy: busy.clone(),
-            idle_since: idle_since.clone(),
+            activity: activity.clone(),
         }
     }
 }
 
 impl Drop for Busy {
     fn drop(&mut self) {
-        *lock(&self.idle_since) = Instant::now();
-        self.busy.fetch_sub(1, Ordering::SeqCst);
+        self.activity.request_ended();
     }
 }
 
@@ -223,143 +277,5 @@ impl http_body::Body for Tracked {
 
     fn size_hint(&self) -> http_body::SizeHint {
         self.body.size_hint()
-    }
-}
-
-/// A connection's stream whose answers of hyper's own making (an error
-/// status with an empty body) get a JSON body.
-pub struct JsonErrors<S> {
-    inner: S,
-    /// An answer being rewritten: its bytes, how many are written, and the
-    /// length of what hyper asked to write.
-    pending: Option<(Vec<u8>, usize, usize)>,
-}
-
-impl<S> JsonErrors<S> {
-    /// Wraps `inner`.
-    pub fn new(inner: S) -> JsonErrors<S> {
-        JsonErrors {
-            inner,
-            pending: None,
-        }
-    }
-}
-
-/// The JSON version of `head` when it is an error answer with an empty
-/// body (as hyper writes for a request it could not read).
-pub fn rewrite(head: &[u8]) -> Option<Vec<u8>> {
-    let text = std::str::from_utf8(head).ok()?;
-    let end = text.find("\r\n\r\n")?;
-    if end + 4 != text.len() {
-        return None;
-    }
-    let mut lines = text[..end].split("\r\n");
-    let status_line = lines.next()?;
-    let mut parts = status_line.splitn(3, ' ');
-    let (version, code) = (parts.next()?, parts.next()?);
-    let reason = parts.next().unwrap_or("");
-    if !version.starts_with("HTTP/1.") || !(code.starts_with('4') || code.starts_with('5')) {
-        return None;
-    }
-    let headers: Vec<&str> = lines.collect();
-    let empty = headers
-        .iter()
-        .any(|h| h.eq_ignore_ascii_case("content-length: 0"));
-    if !empty {
-        return None;
-    }
-    let message = match code {
-        "400" => "the request could not be read as HTTP/1.1".to_string(),
-        "414" => "the request's address is too long".to_string(),
-        "431" => "the request's headers are too large or too many".to_string(),
-        "505" => "only HTTP/1.1 (and 1.0) is served here".to_string(),
-        _ => reason.to_lowercase(),
-    };
-    let body = serde_json::json!({ "error": message }).to_string();
-    let mut out = format!("{status_line}\r\n");
-    for h in headers {
-        if !h.to_ascii_lowercase().starts_with("content-length:") {
-            out.push_str(h);
-            out.push_str("\r\n");
-        }
-    }
-    out.push_str(&format!(
-        "content-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
-        body.len()
-    ));
-    Some(out.into_bytes())
-}
-
-impl<S: AsyncRead + Unpin> AsyncRead for JsonErrors<S> {
-    fn poll_read(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.inner).poll_read(cx, buf)
-    }
-}
-
-impl<S: AsyncWrite + Unpin> AsyncWrite for JsonErrors<S> {
-    fn poll_write(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &[u8],
-    ) -> Poll<io::Result<usize>> {
-        if self.pending.is_none() {
-            match rewrite(buf) {
-                Some(bytes) => self.pending = Some((bytes, 0, buf.len())),
-                None => return Pin::new(&mut self.inner).poll_write(cx, buf),
-            }
-        }
-        let this = &mut *self;
-        let (bytes, written, asked) = this.pending.as_mut().expect("set above");
-        while *written < bytes.len() {
-            match Pin::new(&mut this.inner).poll_write(cx, &bytes[*written..]) {
-                Poll::Ready(Ok(0)) => return Poll::Ready(Err(io::ErrorKind::WriteZero.into())),
-                Poll::Ready(Ok(n)) => *written += n,
-                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
-                Poll::Pending => return Poll::Pending,
-            }
-        }
-        let asked = *asked;
-        this.pending = None;
-        Poll::Ready(Ok(asked))
-    }
-
-    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.inner).poll_flush(cx)
-    }
-
-    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.inner).poll_shutdown(cx)
-    }
-
-    // Not vectored: hyper then writes an answer's head in one piece.
-    fn is_write_vectored(&self) -> bool {
-        false
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn error_answers_without_a_body_get_one_in_json() {
-        let head =
-            b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\ndate: x\r\n\r\n";
-        let out = String::from_utf8(rewrite(head).unwrap()).unwrap();
-        assert!(out.starts_with("HTTP/1.1 431 Request Header Fields Too Large\r\n"));
-        assert!(out.contains("date: x\r\n") && out.contains("content-type: application/json"));
-        let body = out.split("\r\n\r\n").nth(1).unwrap();
-        let v: serde_json::Value = serde_json::from_str(body).unwrap();
-        assert!(v["error"].as_str().unwrap().contains("headers"));
-        assert!(out.contains(&format!("content-length: {}\r\n", body.len())));
-        // Answers with a body, successes and partial writes are left alone.
-        assert!(rewrite(b"HTTP/1.1 404 Not Found\r\ncontent-length: 12\r\n\r\n").is_none());
-        assert!(rewrite(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n").is_none());
-        assert!(rewrite(b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n").is_none());
-        assert!(rewrite(b"{\"error\": 1}").is_none());
     }
 }

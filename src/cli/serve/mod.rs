@@ -3,7 +3,12 @@
 //! A local web server (axum on tokio) serves one page, embedded in the
 //! binary, and a small JSON API (docs/API.md):
 //!
-//! - [`conn`]: the connections: a cap, timeouts, JSON for HTTP's own errors;
+//! - [`conn`]: the connections: a cap that closes only quiet ones, timeouts,
+//!   JSON for what HTTP itself cannot read;
+//! - [`activity`]: what a connection is doing, so that only quiet ones are
+//!   closed for others;
+//! - [`wire`]: beneath hyper: hyper's own answers in JSON, closes that keep
+//!   the last answer;
 //! - [`guard`]: Host/Origin checks, the token, the body cap, JSON errors;
 //! - [`store`]: the games, one per tab, capped and expired when idle;
 //! - [`api`]: the game's requests (place, undo, files, views);
@@ -15,6 +20,7 @@
 //! The server never reads or writes its own disk for a page: files come in
 //! as request bodies and go out as downloads.
 
+pub mod activity;
 pub mod api;
 pub mod assets;
 pub mod conn;
@@ -22,6 +28,7 @@ pub mod guard;
 pub mod jobs;
 pub mod state;
 pub mod store;
+pub mod wire;
 
 use std::io::Write;
 use std::net::{IpAddr, SocketAddr};

@@ -15,7 +15,7 @@ use crate::http::Server;
 
 /// Sends raw bytes on a new connection; everything the server answers
 /// until it closes (or `wait` passes in silence).
-fn raw(s: &Server, bytes: &[u8], wait: Duration) -> Vec<u8> {
+pub(super) fn raw(s: &Server, bytes: &[u8], wait: Duration) -> Vec<u8> {
     let mut c = TcpStream::connect(&s.addr).unwrap();
     c.set_read_timeout(Some(wait)).unwrap();
     let _ = c.write_all(bytes);
@@ -25,7 +25,7 @@ fn raw(s: &Server, bytes: &[u8], wait: Duration) -> Vec<u8> {
 }
 
 /// The status and the JSON body of a raw answer.
-fn answer(bytes: &[u8]) -> (u16, Value) {
+pub(super) fn answer(bytes: &[u8]) -> (u16, Value) {
     let text = String::from_utf8_lossy(bytes);
     let (head, body) = text.split_once("\r\n\r\n").expect("an answer");
     let status = head.split(' ').nth(1).unwrap().parse().unwrap();

@@ -35,6 +35,8 @@ pub struct Activity {
     answered: AtomicBool,
     /// Bytes of an answer are written but not yet flushed.
     unflushed: AtomicBool,
+    /// Bytes of a head came since the last answer began.
+    unheard: AtomicBool,
     /// Since when nothing has been under way.
     idle_since: Mutex<Instant>,
     /// Closed for another while a request was coming: its answer is the
@@ -51,6 +53,7 @@ impl Default for Activity {
             partial: AtomicBool::new(false),
             answered: AtomicBool::new(true),
             unflushed: AtomicBool::new(false),
+            unheard: AtomicBool::new(false),
             idle_since: Mutex::new(Instant::now()),
             last: AtomicBool::new(false),
         }
@@ -64,6 +67,12 @@ impl Activity {
         self.busy.load(Ordering::SeqCst) == 0
             && !self.unflushed.load(Ordering::SeqCst)
             && !self.unanswered()
+    }
+
+    /// Whether part of a request, or a whole one, came after the last
+    /// answer began, so that an end without a word leaves it unanswered.
+    pub fn unheard(&self) -> bool {
+        self.unheard.load(Ordering::SeqCst) && self.unanswered()
     }
 
     /// Whether part of a request, or a whole one, came that nothing
@@ -131,9 +140,10 @@ impl Default for Scan {
 }
 
 impl Scan {
-    /// Follows `bytes`; the number of heads they end.
-    fn came(&mut self, mut bytes: &[u8]) -> usize {
-        let mut heads = 0;
+    /// Follows `bytes`; the number of heads they end, and whether any of
+    /// them were of a head (not of a body).
+    fn came(&mut self, mut bytes: &[u8]) -> (usize, bool) {
+        let (mut heads, mut of_head) = (0, false);
         while let Some((&b, rest)) = bytes.split_first() {
             match &mut self.body {
                 Some(BodyLength::Unknown) => break,
@@ -148,7 +158,10 @@ impl Scan {
                     bytes = &bytes[k..];
                     continue;
                 }
-                None => bytes = rest,
+                None => {
+                    bytes = rest;
+                    of_head = true;
+                }
             }
             match b {
                 b'\r' => {}
@@ -175,7 +188,7 @@ impl Scan {
                 }
             }
         }
-        heads
+        (heads, of_head)
     }
 
     /// A header line ended: what it says of the body, if anything.
@@ -266,7 +279,10 @@ impl Watch {
 
     /// Counts the heads in bytes that came.
     pub fn came(&mut self, bytes: &[u8]) {
-        let heads = self.scan.came(bytes);
+        let (heads, of_head) = self.scan.came(bytes);
+        if of_head {
+            self.activity.unheard.store(true, Ordering::SeqCst);
+        }
         self.activity.heads.fetch_add(heads, Ordering::SeqCst);
         self.activity
             .partial
@@ -296,6 +312,7 @@ impl Watch {
             .partial
             .store(self.scan.partial(), Ordering::SeqCst);
         self.activity.answered.store(true, Ordering::SeqCst);
+        self.activity.unheard.store(false, Ordering::SeqCst);
         self.activity.unflushed.store(true, Ordering::SeqCst);
     }
 
@@ -313,35 +330,35 @@ mod tests {
     fn heads_are_counted_through_their_pieces() {
         let mut scan = Scan::default();
         // Blank lines before a request are no head.
-        assert_eq!(scan.came(b"\r\n\r\nGET /aaaa"), 0);
+        assert_eq!(scan.came(b"\r\n\r\nGET /aaaa").0, 0);
         assert!(scan.in_head);
-        assert_eq!(scan.came(b"aaaa"), 0);
-        assert_eq!(scan.came(b"a HTTP/1.1\r\nHost: x\r"), 0);
+        assert_eq!(scan.came(b"aaaa").0, 0);
+        assert_eq!(scan.came(b"a HTTP/1.1\r\nHost: x\r").0, 0);
         assert!(scan.in_head);
-        assert_eq!(scan.came(b"\n\r"), 0);
-        assert_eq!(scan.came(b"\n"), 1);
+        assert_eq!(scan.came(b"\n\r").0, 0);
+        assert_eq!(scan.came(b"\n").0, 1);
         assert!(!scan.in_head);
         // Two pipelined at once, then a third begun; bare LF lines too.
         let two = b"GET / HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\nHost: x\n\nGET";
-        assert_eq!(scan.came(two), 2);
+        assert_eq!(scan.came(two).0, 2);
         assert!(scan.in_head);
         // A body of a known length is passed over, blank lines and all.
         let mut scan = Scan::default();
         let post = b"POST / HTTP/1.1\r\nContent-length:  7\r\n\r\na\r\n\r\nb";
-        assert_eq!(scan.came(post), 1);
+        assert_eq!(scan.came(post), (1, true));
         assert_eq!(scan.body, Some(BodyLength::Known(1)));
-        assert_eq!(scan.came(b"c"), 0);
+        assert_eq!(scan.came(b"c"), (0, false));
         assert!(!scan.partial());
-        assert_eq!(scan.came(b"GET"), 0);
+        assert_eq!(scan.came(b"GET"), (0, true));
     }
 
     #[test]
     fn a_connection_is_quiet_when_nothing_came_unanswered() {
         let activity = Arc::new(Activity::default());
         let mut wire = Watch::new(activity.clone());
-        assert!(activity.quiet());
+        assert!(activity.quiet() && !activity.unheard());
         wire.came(b"GET / HTTP/1.1\r\nHo");
-        assert!(!activity.quiet());
+        assert!(!activity.quiet() && activity.unheard());
         wire.came(b"st: x\r\n\r\nGET /next HTTP/1.1\r\n\r\n");
         activity.request_started();
         activity.request_ended();
@@ -391,5 +408,18 @@ mod tests {
         assert!(!activity.quiet());
         wire.waiting();
         assert!(activity.quiet());
+    }
+
+    #[test]
+    fn an_answer_to_part_of_a_request_is_heard() {
+        let activity = Arc::new(Activity::default());
+        let mut wire = Watch::new(activity.clone());
+        wire.came(b"GET / HTTP/1.1\r\nX-Big: aaaa");
+        assert!(activity.unheard());
+        // hyper's 431: the rest is never read, but the client was told.
+        wire.answering();
+        assert!(!activity.quiet() && !activity.unheard());
+        wire.came(b"aaaa");
+        assert!(activity.unheard());
     }
 }

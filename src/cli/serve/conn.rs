@@ -5,8 +5,11 @@
 //! - **Timeouts.** A client has `header` time to send a request's headers,
 //!   counted from the connection's start or from the end of the previous
 //!   answer (hyper's header read timeout), so silent, slow and idle
-//!   keep-alive connections are closed; a request's body has its own time
-//!   (the body extractor in `guard.rs`).
+//!   keep-alive connections are closed: one that sent part of a request
+//!   is told so (`408`), one that sent nothing is closed without a word
+//!   (an answer it did not ask for could pass for the answer to a request
+//!   it is sending). A request's body has its own time (the body
+//!   extractor in `guard.rs`).
 //! - **A cap.** At most `max` connections are open. A new one beyond it
 //!   closes the *quiet* connection (nothing under way, nothing of a next
 //!   request come: `activity.rs`) that has waited longest without a request,
@@ -14,7 +17,9 @@
 //!   is never closed for another. When none is quiet (pages listening to
 //!   their games, requests being sent), the new one has its request read
 //!   and answered `503`, then is closed.
-//! - **JSON everywhere**, hyper's own answers included (`wire.rs`).
+//! - **JSON everywhere**, hyper's own answers included (`wire.rs`); what
+//!   hyper closes without a word (an HTTP/2 preface, headers too slow) is
+//!   answered here.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -119,7 +124,8 @@ pub async fn serve(listener: TcpListener, router: Router, limits: Limits) -> io:
             // Out of the table before the socket closes (its descriptor
             // could be another's then).
             lock(&table).open.remove(&id);
-            wire::linger(ended, None, LINGER_TIME).await;
+            let (stream, answer) = ended;
+            wire::linger(stream, answer.as_deref(), LINGER_TIME).await;
         });
     }
 }
@@ -176,7 +182,8 @@ async fn refuse(mut stream: TcpStream) {
 type Service = Pin<Box<dyn Future<Output = Result<axum::response::Response, io::Error>> + Send>>;
 
 /// Serves one connection until it ends, times out or is closed for
-/// another; then its socket.
+/// another; then its socket, with the answer still to send on it (one
+/// hyper could not make).
 async fn connection(
     stream: TcpStream,
     router: Router,
@@ -184,7 +191,7 @@ async fn connection(
     limits: Limits,
     activity: Arc<Activity>,
     mut closed: oneshot::Receiver<()>,
-) -> TcpStream {
+) -> (TcpStream, Option<Vec<u8>>) {
     let counted = activity.clone();
     let service = hyper::service::service_fn(move |mut req: Request<Incoming>| -> Service {
         req.extensions_mut().insert(info);
@@ -228,9 +235,25 @@ async fn connection(
         conn.poll_without_shutdown(cx)
     })
     .await;
-    // hyper has answered what it could not read itself (in JSON: wire.rs).
-    let _ = ended;
-    conn.into_parts().io.into_inner().into_inner()
+    let parts = conn.into_parts();
+    let stream = parts.io.into_inner().into_inner();
+    let answer = match ended {
+        // Part of a request came, and hyper closes without a word.
+        Err(e) if activity.unheard() => Some(if e.is_timeout() {
+            let within = limits.header.as_secs_f64();
+            let message = format!("the request's headers did not all arrive within {within} s");
+            wire::json_answer(408, "Request Timeout", &message)
+        } else if parts.read_buf.starts_with(b"PRI * HTTP/2.0") {
+            let message =
+                "this is an HTTP/2 connection preface: only HTTP/1.1 (and 1.0) is served here";
+            wire::json_answer(400, "Bad Request", message)
+        } else {
+            let message = "the request could not be read as HTTP/1.1";
+            wire::json_answer(400, "Bad Request", message)
+        }),
+        _ => None,
+    };
+    (stream, answer)
 }
 
 /// A request under way on a connection: counted while it lives.

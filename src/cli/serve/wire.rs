@@ -4,7 +4,10 @@
 //!
 //! - **JSON everywhere.** hyper answers a request it cannot read (too
 //!   large, malformed) itself, with an empty body and no hook to change
-//!   it: [`Wire`] rewrites those answers on their way out.
+//!   it: [`Wire`] rewrites those answers on their way out. What hyper
+//!   closes without a word
+//!   (an HTTP/2 preface, headers too slow) gets [`json_answer`] from the
+//!   connection.
 //! - **Ends that lose no answer.** A socket closed with bytes unread is
 //!   reset, and a reset can take the last answer with it: [`linger`]
 //!   reads what the client still sends, for a bounded time, before the

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use super::safety::{answer, raw};
 use crate::http::Server;
 
 /// A kept-alive connection to the server.
@@ -259,4 +260,39 @@ fn busy_clients_over_the_cap_lose_no_request() {
     for (i, c) in idle.iter_mut().enumerate() {
         assert_eq!(c.answer().unwrap_err(), "closed after 0 bytes", "idle {i}");
     }
+}
+
+#[test]
+fn a_request_too_slow_or_unreadable_gets_json() {
+    let s = Server::start(&["--threads", "1", "--header-timeout", "1s"]);
+    let host = format!("Host: {}\r\n", s.addr);
+    // Headers that do not all come in time: 408.
+    let start = Instant::now();
+    let partial = format!("GET /api/info HTTP/1.1\r\n{host}");
+    let out = raw(&s, partial.as_bytes(), Duration::from_secs(10));
+    let (status, body) = answer(&out);
+    assert_eq!(status, 408, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("within 1 s"),
+        "{body}"
+    );
+    assert!(start.elapsed() < Duration::from_secs(9));
+    // A connection that sent nothing, or nothing after an answer, is
+    // closed without a word: an answer it did not ask for could be taken
+    // for the answer to a request it is sending.
+    assert!(raw(&s, b"", Duration::from_secs(10)).is_empty());
+    let idle = format!("GET /api/info HTTP/1.1\r\n{host}\r\n");
+    let out = raw(&s, idle.as_bytes(), Duration::from_secs(10));
+    assert_eq!(answer(&out).0, 200);
+    assert_eq!(out.windows(9).filter(|w| w == b"HTTP/1.1 ").count(), 1);
+    // An HTTP/2 client (its connection preface): 400.
+    let out = raw(
+        &s,
+        b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
+        Duration::from_secs(10),
+    );
+    let (status, body) = answer(&out);
+    assert_eq!(status, 400, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("HTTP/2"), "{body}");
+    s.ok("GET", "/api/info", None);
 }

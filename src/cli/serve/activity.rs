@@ -111,14 +111,16 @@ enum BodyLength {
     Unknown,
 }
 
-/// Where the wire is in the bytes of a connection's requests: in a head,
-/// or in a body.
+/// Where the wire is in the bytes of a connection's requests: in a head
+/// (and which line), or in a body.
 #[derive(Clone, Debug)]
 struct Scan {
     /// At the start of a line.
     line_start: bool,
     /// In a head (a byte other than CR and LF came since the last one).
     in_head: bool,
+    /// The request line of this head has ended.
+    line_done: bool,
     /// The first bytes of the line being read.
     line: Vec<u8>,
     /// What this head says of its body so far.
@@ -132,6 +134,7 @@ impl Default for Scan {
         Scan {
             line_start: true,
             in_head: false,
+            line_done: false,
             line: Vec::new(),
             head_body: None,
             body: None,
@@ -171,7 +174,10 @@ impl Scan {
                         self.in_head = false;
                         self.body = self.head_body.take();
                     } else if self.in_head {
-                        self.header();
+                        if self.line_done {
+                            self.header();
+                        }
+                        self.line_done = true;
                     }
                     self.line.clear();
                     self.line_start = true;
@@ -179,6 +185,7 @@ impl Scan {
                 _ => {
                     if !self.in_head {
                         self.in_head = true;
+                        self.line_done = false;
                         self.head_body = None;
                     }
                     if self.line.len() < 64 {
@@ -303,8 +310,9 @@ impl Watch {
     }
 
     /// An answer is being written (a chunked body before it was read
-    /// whole).
-    pub fn answering(&mut self) {
+    /// whole); whether the request line was still open.
+    pub fn answering(&mut self) -> bool {
+        let line_open = self.scan.in_head && !self.scan.line_done;
         if self.scan.body == Some(BodyLength::Unknown) {
             self.scan = Scan::default();
         }
@@ -314,6 +322,7 @@ impl Watch {
         self.activity.answered.store(true, Ordering::SeqCst);
         self.activity.unheard.store(false, Ordering::SeqCst);
         self.activity.unflushed.store(true, Ordering::SeqCst);
+        line_open
     }
 
     /// What was written is flushed.
@@ -331,17 +340,17 @@ mod tests {
         let mut scan = Scan::default();
         // Blank lines before a request are no head.
         assert_eq!(scan.came(b"\r\n\r\nGET /aaaa").0, 0);
-        assert!(scan.in_head);
+        assert!(scan.in_head && !scan.line_done);
         assert_eq!(scan.came(b"aaaa").0, 0);
         assert_eq!(scan.came(b"a HTTP/1.1\r\nHost: x\r").0, 0);
-        assert!(scan.in_head);
+        assert!(scan.in_head && scan.line_done);
         assert_eq!(scan.came(b"\n\r").0, 0);
         assert_eq!(scan.came(b"\n").0, 1);
         assert!(!scan.in_head);
         // Two pipelined at once, then a third begun; bare LF lines too.
         let two = b"GET / HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\nHost: x\n\nGET";
         assert_eq!(scan.came(two).0, 2);
-        assert!(scan.in_head);
+        assert!(scan.in_head && !scan.line_done);
         // A body of a known length is passed over, blank lines and all.
         let mut scan = Scan::default();
         let post = b"POST / HTTP/1.1\r\nContent-length:  7\r\n\r\na\r\n\r\nb";
@@ -417,7 +426,7 @@ mod tests {
         wire.came(b"GET / HTTP/1.1\r\nX-Big: aaaa");
         assert!(activity.unheard());
         // hyper's 431: the rest is never read, but the client was told.
-        wire.answering();
+        assert!(!wire.answering());
         assert!(!activity.quiet() && !activity.unheard());
         wire.came(b"aaaa");
         assert!(activity.unheard());

@@ -4,8 +4,9 @@
 //!
 //! - **JSON everywhere.** hyper answers a request it cannot read (too
 //!   large, malformed) itself, with an empty body and no hook to change
-//!   it: [`Wire`] rewrites those answers on their way out. What hyper
-//!   closes without a word
+//!   it: [`Wire`] rewrites those answers on their way out, and tells an
+//!   address too long from headers too large (hyper says 431 for both
+//!   when the address fills its buffer). What hyper closes without a word
 //!   (an HTTP/2 preface, headers too slow) gets [`json_answer`] from the
 //!   connection.
 //! - **Ends that lose no answer.** A socket closed with bytes unread is
@@ -62,18 +63,20 @@ pub fn json_answer(status: u16, reason: &str, message: &str) -> Vec<u8> {
 }
 
 /// The JSON version of `head` when it is an error answer with an empty
-/// body (as hyper writes for a request it could not read).
-pub fn rewrite(head: &[u8]) -> Option<Vec<u8>> {
+/// body (as hyper writes for a request it could not read); `line_open`:
+/// the request line had not ended, so "headers too large" is an address
+/// too long.
+pub fn rewrite(head: &[u8], line_open: bool) -> Option<Vec<u8>> {
     let text = std::str::from_utf8(head).ok()?;
     let end = text.find("\r\n\r\n")?;
     if end + 4 != text.len() {
         return None;
     }
     let mut lines = text[..end].split("\r\n");
-    let status_line = lines.next()?;
+    let mut status_line = lines.next()?.to_string();
     let mut parts = status_line.splitn(3, ' ');
-    let (version, code) = (parts.next()?, parts.next()?);
-    let reason = parts.next().unwrap_or("");
+    let (version, mut code) = (parts.next()?.to_string(), parts.next()?.to_string());
+    let reason = parts.next().unwrap_or("").to_string();
     if !version.starts_with("HTTP/1.") || !(code.starts_with('4') || code.starts_with('5')) {
         return None;
     }
@@ -84,7 +87,11 @@ pub fn rewrite(head: &[u8]) -> Option<Vec<u8>> {
     if !empty {
         return None;
     }
-    let message = match code {
+    if code == "431" && line_open {
+        code = "414".to_string();
+        status_line = format!("{version} 414 URI Too Long");
+    }
+    let message = match code.as_str() {
         "400" => "the request could not be read as HTTP/1.1".to_string(),
         "414" => "the request's address is too long".to_string(),
         "431" => "the request's headers are too large or too many".to_string(),
@@ -134,8 +141,8 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Wire<S> {
     ) -> Poll<io::Result<usize>> {
         let this = &mut *self;
         if this.rewriting.is_none() {
-            this.watch.answering();
-            match rewrite(buf) {
+            let line_open = this.watch.answering();
+            match rewrite(buf, line_open) {
                 Some(bytes) => this.rewriting = Some((bytes, 0, buf.len())),
                 None => return Pin::new(&mut this.inner).poll_write(cx, buf),
             }
@@ -226,17 +233,27 @@ mod tests {
     fn error_answers_without_a_body_get_one_in_json() {
         let head =
             b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\ndate: x\r\n\r\n";
-        let out = String::from_utf8(rewrite(head).unwrap()).unwrap();
+        let out = String::from_utf8(rewrite(head, false).unwrap()).unwrap();
         assert!(out.starts_with("HTTP/1.1 431 Request Header Fields Too Large\r\n"));
         assert!(out.contains("date: x\r\n") && out.contains("content-type: application/json"));
         let body = out.split("\r\n\r\n").nth(1).unwrap();
         let v: serde_json::Value = serde_json::from_str(body).unwrap();
         assert!(v["error"].as_str().unwrap().contains("headers"));
         assert!(out.contains(&format!("content-length: {}\r\n", body.len())));
+        // Headers too large before the request line ended: the address is.
+        let out = String::from_utf8(rewrite(head, true).unwrap()).unwrap();
+        assert!(out.starts_with("HTTP/1.1 414 URI Too Long\r\n"), "{out}");
+        assert!(out.contains("address is too long"), "{out}");
         // Answers with a body, successes and partial writes are left alone.
-        assert!(rewrite(b"HTTP/1.1 404 Not Found\r\ncontent-length: 12\r\n\r\n").is_none());
-        assert!(rewrite(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n").is_none());
-        assert!(rewrite(b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n").is_none());
-        assert!(rewrite(b"{\"error\": 1}").is_none());
+        assert!(
+            rewrite(
+                b"HTTP/1.1 404 Not Found\r\ncontent-length: 12\r\n\r\n",
+                false
+            )
+            .is_none()
+        );
+        assert!(rewrite(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n", true).is_none());
+        assert!(rewrite(b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n", false).is_none());
+        assert!(rewrite(b"{\"error\": 1}", false).is_none());
     }
 }

@@ -165,6 +165,17 @@ fn errors_of_http_itself_are_json() {
             format!("GET /{} HTTP/1.1\r\n{host}\r\n", "a".repeat(100_000)).into(),
             414,
         ),
+        // Longer than hyper reads before it gives up on a head.
+        (
+            "a 1 MB address",
+            format!("GET /{} HTTP/1.1\r\n{host}\r\n", "a".repeat(1 << 20)).into(),
+            414,
+        ),
+        (
+            "a 1 MB query",
+            format!("GET /api/info?{} HTTP/1.1\r\n{host}\r\n", "a=1&".repeat(1 << 18)).into(),
+            414,
+        ),
         (
             "two lengths",
             format!("POST /api/games HTTP/1.1\r\n{host}Content-Length: 2\r\nContent-Length: 3\r\n\r\n{{}}").into(),

@@ -239,25 +239,27 @@ impl Peek {
         }
     }
 
-    /// Whether bytes wait in the socket (where the system can tell).
+    /// Whether bytes wait in the socket.
+    #[cfg(unix)]
     pub fn unread(&self) -> bool {
-        #[cfg(unix)]
-        {
-            let mut byte = 0u8;
-            // SAFETY: the buffer is one valid byte; `recv` with MSG_PEEK
-            // leaves the data where it is, and on a descriptor that is not an
-            // open socket it fails, which reads as "nothing".
-            let n = unsafe {
-                libc::recv(
-                    self.fd,
-                    (&raw mut byte).cast(),
-                    1,
-                    libc::MSG_PEEK | libc::MSG_DONTWAIT,
-                )
-            };
-            n > 0
-        }
-        #[cfg(not(unix))]
+        let mut byte = 0u8;
+        // SAFETY: the buffer is one valid byte; `recv` with MSG_PEEK leaves
+        // the data where it is, and on a descriptor that is not an open
+        // socket it fails, which reads as "nothing".
+        let n = unsafe {
+            libc::recv(
+                self.fd,
+                (&raw mut byte).cast(),
+                1,
+                libc::MSG_PEEK | libc::MSG_DONTWAIT,
+            )
+        };
+        n > 0
+    }
+
+    /// Whether bytes wait in the socket: not known here, so no.
+    #[cfg(not(unix))]
+    pub fn unread(&self) -> bool {
         false
     }
 

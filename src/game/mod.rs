@@ -29,8 +29,8 @@ pub use error::{PlacementError, RecordError};
 pub use line::{GameLine, PastTheEnd};
 pub use movegen::{MoveList, below};
 pub use notation::{
-    NotationError, cells_from_digits, parse_move, parse_placement, parse_placement_or_cells,
-    placement_from_cells,
+    NotationError, beyond, cells_from_digits, parse_move, parse_placement,
+    parse_placement_or_cells, placement_from_cells,
 };
 pub use orientation::{Face, Orientation};
 pub use piece::Piece;

@@ -60,11 +60,7 @@ pub fn parse_placement(text: &str) -> Result<Placement, NotationError> {
         ));
     }
     if rest.len() < 4 {
-        return err(format!(
-            "expected an angle (0, 90, 180 or 270) and a position XYZ after '{piece} {}', e.g. `{piece} {}0 110`",
-            face.letter(),
-            face.letter()
-        ));
+        return err(short_after_face(piece, face.letter(), rest));
     }
     let (angle, pos) = rest.split_at(rest.len() - 3);
     // The angle as written, not as a number: `000` or `0090` is a typo
@@ -83,7 +79,8 @@ pub fn parse_placement(text: &str) -> Result<Placement, NotationError> {
     let (x, y, z) = (d[0], d[1], d[2]);
     if x > 7 || y > 7 {
         return err(format!(
-            "position {pos} is off the board: x and y must be 0 to 7"
+            "position {pos} is off the board: {}",
+            beyond([(x.into(), x.into()), (y.into(), y.into())])
         ));
     }
     if z != 0 {
@@ -95,12 +92,65 @@ pub fn parse_placement(text: &str) -> Result<Placement, NotationError> {
     let shape = t.shape_of(piece, orientation);
     t.placement_at(shape, x, y).ok_or_else(|| {
         let ext = t.shapes[shape].extent;
+        let (fx, fy) = (x + ext[0] - 1, y + ext[1] - 1);
         NotationError(format!(
-            "{piece} {orientation} {pos} does not fit on the board: it would reach x = {}, y = {} (at most 7)",
-            x + ext[0] - 1,
-            y + ext[1] - 1
+            "{piece} {orientation} {pos} does not fit on the board: placed at x = {x}, y = {y} \
+             it would reach x = {fx}, y = {fy}, and {}",
+            beyond([(x.into(), fx.into()), (y.into(), fy.into())])
         ))
     })
+}
+
+/// What is wrong with what follows the face letter when it is too short
+/// to hold an angle and a position (`rest`: its digits).
+fn short_after_face(piece: Piece, face: char, rest: &str) -> String {
+    if rest.is_empty() {
+        format!(
+            "expected an angle (0, 90, 180 or 270) and a position XYZ after '{piece} {face}', e.g. `{piece} {face}0 110`"
+        )
+    } else if ["0", "90", "180", "270"].contains(&rest) {
+        // The angle is there: only the position is missing.
+        format!(
+            "expected a position XYZ after '{piece} {face}{rest}', e.g. `{piece} {face}{rest} 110`"
+        )
+    } else if rest.len() == 3 {
+        // Three digits are a position: the angle is missing.
+        format!(
+            "expected an angle (0, 90, 180 or 270) between '{piece} {face}' and the position {rest}, e.g. `{piece} {face}0 {rest}`"
+        )
+    } else {
+        format!(
+            "expected an angle of 0, 90, 180 or 270 and then the three digits of the position XYZ after '{piece} {face}', found '{rest}'"
+        )
+    }
+}
+
+/// The coordinates of a span that leave the board, with the edge each is
+/// past: `spans` holds the smallest and largest x, then y. Only those out
+/// of range are named: `x = 9 is past the east edge (x and y run from 0
+/// to 7)`.
+pub fn beyond(spans: [(i32, i32); 2]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    for ((lo, hi), (axis, low, high)) in spans
+        .into_iter()
+        .zip([("x", "west", "east"), ("y", "north", "south")])
+    {
+        if lo < 0 {
+            out.push(format!("{axis} = {lo} past the {low} edge"));
+        }
+        if hi > 7 {
+            out.push(format!("{axis} = {hi} past the {high} edge"));
+        }
+    }
+    let list = match out.as_mut_slice() {
+        [] => "nothing is past an edge".to_string(),
+        [one] => one.replacen(" past", " is past", 1),
+        [first, rest @ ..] => {
+            let first = first.replacen(" past", " is past", 1);
+            format!("{first} and {}", rest.join(" and "))
+        }
+    };
+    format!("{list} (x and y run from 0 to 7)")
 }
 
 /// The placement made of these four cells, whatever their order.
@@ -281,6 +331,46 @@ mod tests {
         assert!(e("L T0 001").contains("z = 0"));
         assert!(e("L T0 900").contains("off the board"));
         assert!(e("L T0 700").contains("does not fit"));
+        // Only the coordinate past an edge is named as such; both are named
+        // for where the piece was placed and where it would reach.
+        assert_eq!(
+            e("L T0 670"),
+            "L T0 670 does not fit on the board: placed at x = 6, y = 7 it would reach \
+             x = 8, y = 8, and x = 8 is past the east edge and y = 8 past the south edge \
+             (x and y run from 0 to 7)"
+        );
+        let x_only = e("L T0 660");
+        assert!(
+            x_only.ends_with(
+                "reach x = 8, y = 7, and x = 8 is past the east edge (x and y run from 0 to 7)"
+            ),
+            "{x_only}"
+        );
+        assert!(e("L T90 170").contains("and y = 9 is past the south edge ("));
+        assert!(
+            e("L T0 980").contains("x = 9 is past the east edge and y = 8 past the south edge")
+        );
+        assert!(!e("L T0 900").contains("y = 0 is"));
+        // A missing position after a given angle is not a missing angle.
+        for (text, want) in [
+            (
+                "L E180",
+                "expected a position XYZ after 'L E180', e.g. `L E180 110`",
+            ),
+            ("L E0", "expected a position XYZ after 'L E0'"),
+            ("L E 180", "expected a position XYZ after 'L E180'"),
+            (
+                "L E",
+                "expected an angle (0, 90, 180 or 270) and a position XYZ after 'L E'",
+            ),
+            (
+                "L E 110",
+                "expected an angle (0, 90, 180 or 270) between 'L E' and the position 110",
+            ),
+            ("LE18", "after 'L E', found '18'"),
+        ] {
+            assert!(e(text).contains(want), "{text}: {}", e(text));
+        }
         // Digits beyond the angle and the position are a typo, not zeros
         // of the angle; spaces between the digits are fine.
         assert!(e("T T0 000 000").contains("found '0000000'"));

@@ -171,15 +171,24 @@ pub fn aim(pos: &Position, a: &Aim) -> Result<Aimed, ApiError> {
         .collect();
     let outside = cells
         .iter()
-        .find(|c| !(0..8).contains(&c[0]) || !(0..8).contains(&c[1]))
-        .copied();
-    if let Some(c) = outside {
+        .find(|c| !(0..8).contains(&c[0]) || !(0..8).contains(&c[1]));
+    if outside.is_some() {
+        // Where it was aimed, the span it would cover, and only the
+        // coordinates past an edge.
+        let span = |i: usize| {
+            let v = cells.iter().map(|c| i32::from(c[i]));
+            (v.clone().min().unwrap_or(0), v.max().unwrap_or(0))
+        };
+        let ((x1, x2), (y1, y2)) = (span(0), span(1));
         return Ok(Aimed {
             placement: None,
             cells,
             reason: Some(format!(
-                "out of the volume: the piece would reach x = {}, y = {} (the board runs 0 to 7)",
-                c[0], c[1]
+                "out of the volume: aimed at x = {}, y = {}, the piece would reach from x = {x1}, y = {y1} \
+                 to x = {x2}, y = {y2}, and {}",
+                a.x,
+                a.y,
+                cabra::game::beyond([(x1, x2), (y1, y2)])
             )),
         });
     }
@@ -285,9 +294,14 @@ mod tests {
     fn an_aim_off_the_board_names_both_coordinates() {
         let a = aimed("O", "T0", 8, 3);
         assert!(a.placement.is_none());
-        assert_eq!(
-            a.reason.unwrap(),
-            "out of the volume: the piece would reach x = 8, y = 3 (the board runs 0 to 7)"
+        let why = a.reason.unwrap();
+        assert!(
+            why.starts_with("out of the volume: aimed at x = 8, y = 3, the piece would reach from"),
+            "{why}"
+        );
+        assert!(
+            why.ends_with(", and x = 8 is past the east edge (x and y run from 0 to 7)"),
+            "{why}"
         );
     }
 

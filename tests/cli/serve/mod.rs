@@ -146,7 +146,7 @@ fn illegal_placements_say_why() {
     error(
         place(json!({ "aim": { "piece": "T", "orientation": "T0", "x": 8, "y": 3 } })),
         422,
-        "out of the volume: the piece would reach x = 8, y = 3",
+        "out of the volume: aimed at x = 8, y = 3, the piece would reach",
     );
     error(
         place(json!({ "aim": { "piece": "O", "orientation": "T0", "x": 0, "y": 0 } })),

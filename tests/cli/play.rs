@@ -197,7 +197,8 @@ fn a_session_from_a_file_and_the_end_of_input() {
     assert_eq!(b.len(), 4, "{b:#?}");
     assert_eq!(b[0], "player 2 wins by bridge after 18 placements.");
     assert!(
-        b[1].starts_with("error: L E180 110: the game is already over"),
+        b[1].starts_with("error: L E180 110: the game is already over")
+            && b[1].contains("`undo` takes back the engine's last placement and yours"),
         "{}",
         b[1]
     );

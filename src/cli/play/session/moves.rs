@@ -65,7 +65,7 @@ impl Session {
         if let Err(e) = self.line.position().check_move(p) {
             let hint = match e {
                 cabra::game::PlacementError::GameOver(_) => {
-                    " — `undo` takes back the last placement, `new` starts a new game".to_string()
+                    format!(" — {}, `new` starts a new game", self.undo_alone_says())
                 }
                 cabra::game::PlacementError::NoPieceLeft { player, .. } => {
                     let left: Vec<String> = Piece::ALL

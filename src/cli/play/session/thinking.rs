@@ -99,8 +99,9 @@ impl Session {
 
     pub(super) fn game_over_error(&self) -> Response {
         Response::err(format!(
-            "the game is over ({}): `undo` takes back placements, `new` starts a new game",
-            result_line(self.line.position(), self.line.position().status())
+            "the game is over ({}): {}, `new` starts a new game",
+            result_line(self.line.position(), self.line.position().status()),
+            self.undo_alone_says()
         ))
     }
 

@@ -65,23 +65,10 @@ impl Session {
             Ok(n) => n,
             Err(e) => return Response::err(e),
         };
-        let mut taken = Vec::new();
-        let mut take = |s: &mut Session| {
-            let p = s.line.undo().expect("plies checked");
-            taken.push(p);
-        };
-        match n {
-            Some(n) => (0..n).for_each(|_| take(self)),
-            None => {
-                take(self);
-                while self.you.one_side()
-                    && self.line.position().plies() > 0
-                    && self.you.engine_plays(self.line.position().to_move())
-                {
-                    take(self);
-                }
-            }
-        }
+        let n = n.unwrap_or_else(|| self.undo_alone());
+        let taken: Vec<Move> = (0..n)
+            .map(|_| self.line.undo().expect("plies checked"))
+            .collect();
         let list: Vec<String> = taken.iter().map(|p| p.to_string()).collect();
         let mut out = format!(
             "Took back {}: {}\n",
@@ -91,6 +78,44 @@ impl Session {
         out.push_str(&self.board());
         out.push_str(&self.turn_hint());
         Response::ok(out)
+    }
+
+    /// How many moves `undo` alone takes back: one, and against the
+    /// engine as many as needed to make it the person's turn again.
+    pub(super) fn undo_alone(&self) -> usize {
+        let mut line = self.line;
+        let mut n = 0;
+        while line.undo().is_some() {
+            n += 1;
+            if !(self.you.one_side() && self.you.engine_plays(line.position().to_move())) {
+                break;
+            }
+        }
+        n
+    }
+
+    /// What `undo` alone would do, in words, for a game that is over:
+    /// `` `undo` takes back the engine's last placement and yours``.
+    pub(super) fn undo_alone_says(&self) -> String {
+        let moves = self.line.position().moves();
+        let n = self.undo_alone();
+        let noun = crate::cli::render::move_noun(self.line.position());
+        match n {
+            0 => "nothing is left to undo".to_string(),
+            1 => format!(
+                "`undo` takes back the last {noun} ({})",
+                moves[moves.len() - 1]
+            ),
+            2 if self.you.one_side() => format!(
+                "`undo` takes back the engine's last {noun} and yours ({}, {})",
+                moves[moves.len() - 1],
+                moves[moves.len() - 2]
+            ),
+            n => format!(
+                "`undo` takes back the last {}",
+                moves_of(self.line.position(), n)
+            ),
+        }
     }
 
     pub(super) fn redo(&mut self, arg: &str) -> Response {

@@ -164,3 +164,42 @@ fn help_draws_the_pieces_and_names_the_special_moves() {
     // A bad placement points to the drawings.
     assert!(err(&mut s, "L X0 000").contains("help pieces"));
 }
+
+#[test]
+fn after_the_end_undo_is_described_as_it_works() {
+    let read = |name: &str| {
+        let path = format!("{}/tests/data/games/{name}", env!("CARGO_MANIFEST_DIR"));
+        code::encode(&parse_game(&std::fs::read_to_string(path).unwrap()).unwrap())
+    };
+    // Player 2 (the engine, as you play player 1) won: `undo` takes back
+    // its placement and yours, and says so.
+    let mut s = session(You::One);
+    ok(&mut s, &format!("pos {}", read("random_000.caminos")));
+    let e = err(&mut s, "L E180 110");
+    assert!(
+        e.contains(
+            "`undo` takes back the engine's last placement and yours (L S180 500, L S90 130)"
+        ),
+        "{e}"
+    );
+    let e = err(&mut s, "go");
+    assert!(
+        e.contains("`undo` takes back the engine's last placement and yours"),
+        "{e}"
+    );
+    ok(&mut s, "undo");
+    assert_eq!(s.position().plies(), 16);
+    // Player 1 (you) won: only your last placement.
+    let mut s = session(You::One);
+    ok(
+        &mut s,
+        &format!("pos {}", read("hand_straight_bridge.caminos")),
+    );
+    let e = err(&mut s, "L E180 110");
+    assert!(
+        e.contains("`undo` takes back the last placement (O T0 260)"),
+        "{e}"
+    );
+    ok(&mut s, "undo");
+    assert_eq!(s.position().plies(), 4);
+}

@@ -171,7 +171,13 @@ fn ctrl_c_at_a_question_answers_no() {
     t.type_keys(b"L E180 110\r");
     t.expect("player 2> ", 1);
     t.type_keys(b"save old.caminos\r");
-    t.expect("Replace it? (yes/no)", 1);
+    // Said once, asked once: by the prompt.
+    t.expect(
+        "old.caminos exists and this session did not write it.\r\n",
+        1,
+    );
+    t.expect("replace old.caminos? (yes/no)> ", 1);
+    assert!(!t.screen().contains("Replace it?"), "{}", t.screen());
     t.type_keys(b"\x03");
     t.expect("not saved, old.caminos is unchanged", 1);
     // A `yes` now is no answer to anything: the file stays as it was.

@@ -130,10 +130,10 @@ impl Session {
         if path.exists() && !force && !self.own_files.contains(&own_key(&path)) {
             let shown = commands::echo(&path.display().to_string(), 200);
             if self.interactive {
+                // The question itself is the prompt (see `prompt`): asked
+                // once, it stays in view until it is answered.
                 self.pending_save = Some(path);
-                return Response::ok(format!(
-                    "{shown} exists and this session did not write it. Replace it? (yes/no)"
-                ));
+                return Response::ok(format!("{shown} exists and this session did not write it."));
             }
             return Response::err(format!(
                 "{shown} exists and this session did not write it: `save! {}` replaces it",

@@ -67,9 +67,14 @@ fn save_asks_before_replacing_a_file_it_did_not_write() {
     let mut s = session_with(You::Both, true);
     ok(&mut s, "L E180 110");
     let q = ok(&mut s, &format!("save {name}"));
-    assert!(q.contains("Replace it? (yes/no)"), "{q}");
-    // The prompt asks the question again until it is answered.
+    assert!(
+        q.contains("exists and this session did not write it."),
+        "{q}"
+    );
+    // The prompt asks the question, once, until it is answered.
+    assert!(!q.contains('?'), "the question is the prompt's: {q}");
     assert!(s.prompt().starts_with("replace "), "{}", s.prompt());
+    assert!(s.prompt().ends_with("? (yes/no)> "), "{}", s.prompt());
     assert!(ok(&mut s, "no").contains("Not saved"));
     assert!(s.prompt().starts_with("move 2"), "{}", s.prompt());
     // Another command drops the save, and says so first.

@@ -1,0 +1,153 @@
+//! Tests of the text board: widths, wrapping, capitals, warnings.
+
+use super::*;
+use cabra::game::record::parse_game;
+
+fn longest(text: &str) -> usize {
+    text.lines().map(|l| l.chars().count()).max().unwrap_or(0)
+}
+
+#[test]
+fn boards_fit_the_terminal() {
+    let pos = parse_game("110 120 121 122\n330 340 430 440\n").unwrap();
+    for width in [80, 64, 56] {
+        let text = render(
+            &pos,
+            &View {
+                width,
+                ..View::PLAIN
+            },
+        );
+        assert!(
+            longest(&text) < width,
+            "{width}: {}\n{text}",
+            longest(&text)
+        );
+    }
+    let wide = render(&pos, &View::PLAIN);
+    assert!(longest(&wide) < 100 && longest(&wide) >= WIDE - 4, "{wide}");
+    // The columns of every layer line up under their numbers.
+    let rows: Vec<&str> = wide.lines().collect();
+    // Row y = 3 of layer z = 0 has the O at x = 3 and 4.
+    let digit = rows[1].find('3').unwrap();
+    assert_eq!(rows[5].as_bytes()[digit], b'O', "{wide}");
+    assert_eq!(rows[5].as_bytes()[digit + 2], b'O', "{wide}");
+    assert!(!wide.lines().any(|l| l.ends_with(' ')));
+}
+
+#[test]
+fn long_lines_are_wrapped_and_coloured_boards_are_not() {
+    let long = "error: `quit` takes no argument (found 'T0 330'); `help quit` says more — to place a piece, start with its letter\n";
+    let fitted = fit(long, 60);
+    assert!(fitted.lines().count() > 1 && fitted.lines().all(|l| l.chars().count() < 60));
+    assert!(fitted.ends_with('\n'));
+    let pos = parse_game("110 120 121 122\n").unwrap();
+    let coloured = render(
+        &pos,
+        &View {
+            colours: true,
+            width: 80,
+            ..View::PLAIN
+        },
+    );
+    assert_eq!(fit(&coloured, 80), coloured);
+    // On a narrow terminal the layers, coloured or not, keep to its
+    // width, and so does a wrapped coloured line with its indent.
+    let visible = |l: &str| visible_len(l);
+    for colours in [false, true] {
+        let view = View {
+            colours,
+            width: 34,
+            ..View::PLAIN
+        };
+        let narrow = fit(&render(&pos, &view), 34);
+        assert!(narrow.lines().all(|l| visible(l) < 34), "{narrow}");
+        // Every row of the layers on one line, under its two heads.
+        let rows = narrow.lines().filter(|l| visible(l) == 32).count();
+        assert_eq!(rows, 10, "{narrow}");
+    }
+    let said = format!(
+        "{} {long}",
+        style::paint("player 2", style::player(Player::Two), true)
+    );
+    assert!(fit(&said, 34).lines().all(|l| visible(l) < 34));
+}
+
+#[test]
+fn a_placement_is_never_broken_across_lines() {
+    let line =
+        "expected line: Z S90 410, T E0 520, O T0 460, Z W90 310, L N90 210, Z S90 610, T T0 000\n";
+    for width in 30..80 {
+        let fitted = fit(line, width);
+        for l in fitted.lines() {
+            let l = l.trim();
+            // Each line ends a placement (or the label) and starts one.
+            assert!(
+                l.ends_with(',') || l.ends_with("000") || l == "expected",
+                "{width}: {fitted}"
+            );
+            assert!(
+                !l.starts_with(|c: char| c.is_ascii_digit()),
+                "{width}: {fitted}"
+            );
+            assert!(
+                !l.split(' ')
+                    .next()
+                    .unwrap()
+                    .starts_with(['N', 'S', 'E', 'W', 'B']),
+                "{width}: {fitted}"
+            );
+        }
+    }
+    // Words that only look like a piece's letter are words.
+    assert!(!unfinished_placement("a"));
+    assert!(unfinished_placement("L") && unfinished_placement("T B90"));
+    assert!(!unfinished_placement("T B90 110") && !unfinished_placement("L x"));
+}
+
+#[test]
+fn a_won_bridge_is_drawn_in_capitals() {
+    // The sample game ends with a straight north-south bridge.
+    let pos = parse_game(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/games/hand_straight_bridge.caminos"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let Status::Won { winner, .. } = pos.status() else {
+        panic!("the sample game is won by a bridge");
+    };
+    let bridge = bridge_cubes(pos.cubes(winner), pos.cubes(winner.other()));
+    let board = render(&pos, &View::PLAIN);
+    let capitals = board
+        .lines()
+        .take(10)
+        .flat_map(|l| l.chars())
+        .filter(|&c| c == symbol(winner, true))
+        .count();
+    // Each bridge cube is a capital in its layer's drawing (the top
+    // view adds more).
+    assert!(bridge.count() >= 8);
+    assert!(capitals >= bridge.count() as usize, "{board}");
+    assert!(board.contains("capitals the winning bridge"), "{board}");
+}
+
+#[test]
+fn a_threat_to_win_next_move_is_announced() {
+    let pos = parse_game(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/tactics/block-1.caminos"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let view = View {
+        threats: true,
+        ..View::PLAIN
+    };
+    assert!(render(&pos, &view).contains("threatens to win next move"));
+    assert!(!render(&pos, &View::PLAIN).contains("threatens"));
+}

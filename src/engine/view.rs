@@ -169,6 +169,20 @@ impl ReportView {
                     m.value()
                 );
             }
+            // A tree kept from earlier moves brings its visits along.
+            if self
+                .top
+                .iter()
+                .take(rows)
+                .any(|m| m.visits > self.iterations)
+            {
+                let _ = writeln!(
+                    out,
+                    "  (visits include those of the tree kept from earlier moves, \
+                     so they can pass this search's {})",
+                    plural(self.iterations, "iteration")
+                );
+            }
         }
         if self.pv.len() > 1 {
             let pv: Vec<&str> = self.pv.iter().take(10).map(String::as_str).collect();
@@ -239,5 +253,22 @@ mod tests {
             "{text}"
         );
         assert_eq!(v.value(), "loss");
+        assert!(!text.contains("tree kept"), "{text}");
+    }
+
+    #[test]
+    fn visits_past_the_iterations_are_explained() {
+        // 9,000 visits of L T0 000 after a search of 5,000 iterations: the
+        // tree kept from earlier moves had 4,000 or more.
+        let mut r = report(None);
+        r.iterations = 5_000;
+        let text = ReportView::new(&Position::new(), &r, false).table(8);
+        assert!(
+            text.contains(
+                "(visits include those of the tree kept from earlier moves, \
+                 so they can pass this search's 5,000 iterations)"
+            ),
+            "{text}"
+        );
     }
 }

@@ -44,6 +44,9 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<()> {
         }
         let svg = super::svg::board::picture(&pos, &caption);
         super::files::save_atomically(out, svg.as_bytes())?;
+        // On standard error, so that the text or JSON on standard output
+        // stays as it is.
+        eprintln!("wrote {} (the board)", out.display());
     }
     if args.json {
         let columns = (0..8u8)

@@ -191,6 +191,9 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
         let title = format!("{}: {}", analysis.file, analysis.result.text);
         let svg = super::svg::plot::picture(&analysis.moves, analysis.placements, &title);
         super::files::save_atomically(out, svg.as_bytes())?;
+        // On standard error, so that the text or JSON on standard output
+        // stays as it is.
+        eprintln!("wrote {} (the win chances move by move)", out.display());
     }
     let text = if args.json {
         serde_json::to_string_pretty(&analysis).context("writing JSON")? + "\n"

@@ -473,6 +473,10 @@ fn pictures_from_the_command_line() {
         board.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        format!("wrote {} (the board)\n", board.display())
+    );
     let svg = std::fs::read_to_string(&board).unwrap();
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
     assert_eq!(svg.matches("class=\"cube p1").count(), 12);
@@ -490,6 +494,14 @@ fn pictures_from_the_command_line() {
         plot.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!(
+            "wrote {} (the win chances move by move)\n",
+            plot.display()
+        )),
+        "{}",
+        stderr(&o)
+    );
     let svg = std::fs::read_to_string(&plot).unwrap();
     assert_eq!(svg.matches("data-ply=").count(), 5);
 }

@@ -43,20 +43,46 @@ fn resolve(path: &Path) -> anyhow::Result<PathBuf> {
 }
 
 /// Whether this process may write `path` (and, for a directory, create
-/// files in it), by its effective user and groups, as the system decides.
+/// files in it), by its effective user and groups, as the system decides;
+/// if not, why (a read-only file system, permission denied).
 #[cfg(unix)]
-fn may_write(path: &Path, directory: bool) -> bool {
+fn may_write(path: &Path, directory: bool) -> std::io::Result<()> {
     use std::os::unix::ffi::OsStrExt;
-    let Ok(c) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
-        return false;
-    };
+    let c = std::ffi::CString::new(path.as_os_str().as_bytes())
+        .map_err(|_| std::io::Error::from(std::io::ErrorKind::InvalidInput))?;
     let mode = if directory {
         libc::W_OK | libc::X_OK
     } else {
         libc::W_OK
     };
     // SAFETY: `c` is a valid C string for the duration of the call.
-    unsafe { libc::faccessat(libc::AT_FDCWD, c.as_ptr(), mode, libc::AT_EACCESS) == 0 }
+    if unsafe { libc::faccessat(libc::AT_FDCWD, c.as_ptr(), mode, libc::AT_EACCESS) } == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+/// Why a save to `path` is refused when `may_write` refused the file
+/// (`dir: None`) or the directory `dir` a new file would go in.
+#[cfg(unix)]
+fn refusal(path: &Path, dir: Option<&Path>, e: &std::io::Error) -> String {
+    let shown = path.display();
+    match (e.kind(), dir) {
+        // The whole file system is mounted read-only: no permission
+        // would help, so it is named for what it is.
+        (std::io::ErrorKind::ReadOnlyFilesystem, _) => {
+            format!("cannot save {shown}: the file system is read-only")
+        }
+        (std::io::ErrorKind::PermissionDenied, None) => {
+            format!("cannot save {shown}: permission denied (the file is read-only for you)")
+        }
+        (std::io::ErrorKind::PermissionDenied, Some(d)) => format!(
+            "cannot save {shown}: permission denied (the directory {} is read-only for you)",
+            d.display()
+        ),
+        _ => format!("cannot save {shown}: {}", in_words(e)),
+    }
 }
 
 /// Why a file must be written in place rather than replaced: `None` when
@@ -70,7 +96,7 @@ fn in_place_reason(meta: &std::fs::Metadata, dir: &Path) -> Option<&'static str>
         Some("it has other names")
     } else if meta.uid() != me {
         Some("another user owns it")
-    } else if !may_write(dir, true) {
+    } else if may_write(dir, true).is_err() {
         Some("its directory is read-only")
     } else {
         None
@@ -112,16 +138,12 @@ fn plan(path: &Path) -> anyhow::Result<(PathBuf, PathBuf, Option<std::fs::Metada
     }
     #[cfg(unix)]
     match &existing {
-        Some(_) if !may_write(&target, false) => bail!(
-            "cannot save {}: permission denied (the file is read-only for you)",
-            path.display()
-        ),
-        None if !may_write(&dir, true) => bail!(
-            "cannot save {}: permission denied (the directory {} is read-only for you)",
-            path.display(),
-            dir.display()
-        ),
-        _ => {}
+        Some(_) => {
+            may_write(&target, false).map_err(|e| anyhow::anyhow!(refusal(path, None, &e)))?
+        }
+        None => {
+            may_write(&dir, true).map_err(|e| anyhow::anyhow!(refusal(path, Some(&dir), &e)))?
+        }
     }
     Ok((target, dir, existing))
 }
@@ -264,6 +286,26 @@ mod tests {
         );
         // Anything else keeps the system's words.
         assert_eq!(in_words(&Error::other("odd")), "odd");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_read_only_file_system_is_named_for_what_it_is() {
+        use std::io::Error;
+        let p = Path::new("/mnt/ro/game.caminos");
+        let erofs = Error::from_raw_os_error(libc::EROFS);
+        for dir in [None, Some(Path::new("/mnt/ro"))] {
+            assert_eq!(
+                refusal(p, dir, &erofs),
+                "cannot save /mnt/ro/game.caminos: the file system is read-only"
+            );
+        }
+        let eacces = Error::from_raw_os_error(libc::EACCES);
+        assert!(refusal(p, None, &eacces).ends_with("(the file is read-only for you)"));
+        assert!(
+            refusal(p, Some(Path::new("/mnt/ro")), &eacces)
+                .ends_with("(the directory /mnt/ro is read-only for you)")
+        );
     }
 
     #[test]

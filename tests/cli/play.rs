@@ -3,21 +3,29 @@
 
 use crate::common::*;
 
-/// Runs a session with the lines of `script` and returns its blocks.
+/// Runs a session with the lines of `script` and returns its blocks;
+/// it must succeed.
 fn play(args: &[&str], script: &[&str]) -> Vec<String> {
-    let mut input = script.join("\n");
-    input.push('\n');
-    let out = cabra_with_input(args, &input);
+    let (out, blocks) = run_script(args, script);
     assert!(
         out.status.success(),
         "exit {:?}: {}",
         out.status,
         String::from_utf8_lossy(&out.stderr)
     );
-    let text = String::from_utf8(out.stdout).expect("UTF-8 output");
+    blocks
+}
+
+/// Runs a session with the lines of `script`: how it ended, and its blocks.
+fn run_script(args: &[&str], script: &[&str]) -> (std::process::Output, Vec<String>) {
+    let mut input = script.join("\n");
+    input.push('\n');
+    let out = cabra_with_input(args, &input);
+    let text = String::from_utf8(out.stdout.clone()).expect("UTF-8 output");
     assert!(!text.contains('\x1b'), "no ANSI codes in a pipe:\n{text}");
     assert!(text.is_empty() || text.ends_with("\n\n"), "{text:?}");
-    text.split_terminator("\n\n").map(str::to_string).collect()
+    let blocks = text.split_terminator("\n\n").map(str::to_string).collect();
+    (out, blocks)
 }
 
 /// Quick engine settings for tests.
@@ -254,10 +262,52 @@ fn garbage_input_gets_one_error_line_each() {
         "save",
         "moves Q",
     ];
-    let b = play(&args(&["--you", "both"]), &lines);
+    let (out, b) = run_script(&args(&["--you", "both"]), &lines);
     assert_eq!(b.len(), lines.len(), "{b:#?}");
+    // `save` without a file name is a failed save: the script fails.
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("1 save failed; the last: expected a file name"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     for (line, block) in lines.iter().zip(&b) {
         assert!(block.starts_with("error: "), "{line:?}: {block}");
         assert_eq!(block.lines().count(), 1, "{line:?}: {block}");
     }
+}
+
+#[test]
+fn a_script_whose_save_failed_exits_with_an_error() {
+    let tmp = temp_dir();
+    let other = tmp.path().join("other.caminos");
+    std::fs::write(&other, "# not this session's\n").unwrap();
+    let missing = tmp.path().join("no/such/dir/game.caminos");
+    let script = format!(
+        "L E180 110\nsave {}\nsave {}\nresult\n",
+        missing.display(),
+        other.display()
+    );
+    let out = cabra_with_input(&args(&["--you", "both"]), &script);
+    assert!(!out.status.success(), "a failed save fails the script");
+    let text = String::from_utf8(out.stdout).unwrap();
+    // Every command still answered, the saves with their errors.
+    let blocks: Vec<&str> = text.split_terminator("\n\n").collect();
+    assert_eq!(blocks.len(), 4, "{text}");
+    assert!(blocks[1].starts_with("error: cannot save"), "{text}");
+    assert!(
+        blocks[2].contains("exists and this session did not write it"),
+        "{text}"
+    );
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("2 saves failed; the last: "), "{err}");
+    assert!(err.contains("other.caminos exists"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&other).unwrap(),
+        "# not this session's\n"
+    );
+    // A failed placement is no failed save: the script succeeds.
+    let out = cabra_with_input(&args(&["--you", "both"]), "L E180 118\n");
+    assert!(out.status.success());
 }

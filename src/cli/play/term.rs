@@ -352,7 +352,17 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
             return ended();
         }
         pipe_loop(&mut session);
-        ended()
+        ended()?;
+        // A script learns from the exit status that a save failed, as it
+        // would from any command that failed to write its file.
+        match session.failed_saves() {
+            Some((n, last)) => anyhow::bail!(
+                "{} failed; the last: {}",
+                cabra::engine::plural(n as u64, "save"),
+                last.trim_start_matches("error: ")
+            ),
+            None => Ok(()),
+        }
     }
 }
 

@@ -165,6 +165,11 @@ pub struct Session {
     ponder: bool,
     /// The search of the player's turn under way (`ponder.rs`).
     pondering: Option<Job<Thought>>,
+    /// The last position a search proved lost for its side to move.
+    proven_lost: Option<Position>,
+    /// Saves that failed, and why the last one did (a script's exit
+    /// status says so).
+    failed_saves: (usize, String),
 }
 
 /// The names of the settings of `set`.
@@ -234,6 +239,8 @@ impl Session {
             hints: 0,
             ponder: options.ponder,
             pondering: None,
+            proven_lost: None,
+            failed_saves: (0, String::new()),
         }
     }
 
@@ -456,8 +463,14 @@ impl Session {
             Cmd::Redo => self.redo(arg),
             Cmd::New => self.new_game(),
             Cmd::Load => self.load(arg),
-            Cmd::Save => self.save(arg, false),
-            Cmd::ForceSave => self.save(arg, true),
+            Cmd::Save | Cmd::ForceSave => {
+                let r = self.save(arg, cmd == Cmd::ForceSave);
+                if r.error {
+                    self.failed_saves.0 += 1;
+                    self.failed_saves.1 = r.text.trim_end().to_string();
+                }
+                r
+            }
             Cmd::Pos => self.pos(arg),
             Cmd::Set => self.set(arg),
             Cmd::Result => Response::ok(self.result()),
@@ -528,6 +541,12 @@ impl Session {
             None => "(Ctrl-C: the game is kept. Type `quit` to leave, `help` for the commands.)\n"
                 .to_string(),
         }
+    }
+
+    /// How many saves failed in this session, and the error of the last.
+    pub fn failed_saves(&self) -> Option<(usize, &str)> {
+        let (n, last) = &self.failed_saves;
+        (*n > 0).then_some((*n, last.as_str()))
     }
 
     /// What to say when the input ends (Ctrl-D on a terminal).

@@ -60,8 +60,8 @@ When you play against the engine, it answers at once.",
         details: "The three layers z=0, z=1, z=2 side by side (rows y from north 0 to south 7, columns x
 from west 0 to east 7), then a top view with the owner of each column's top cube and the
 column's height (below the layers on a narrow terminal). x is player 1, o is player 2; the
-cubes of the last placement are capitals (X, O), and once a bridge has won, the cubes of the
-bridge. Below: the last move, pieces left and the count of each player (perimeter pieces,
+cubes of the last placement are capitals (X, O), and once a bridge has won, the cubes of a
+shortest path of the bridge. Below: the last move, pieces left and the count of each player (perimeter pieces,
 or edge columns and the time machine under bridget), whose turn it is, and a warning when
 the side to move faces a win in one (`set threats`).",
     },

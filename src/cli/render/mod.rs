@@ -2,13 +2,13 @@
 //! with each column's owner and height, a legend, and the state of play.
 //! Readable without colour: player 1's cubes are `x`, player 2's `o`; the
 //! cubes of the last placement are capitals, and once a bridge has won, the
-//! cubes of the bridge are (with colour: red and blue, the marked cubes in
-//! inverse video). A narrow terminal gets a compact layout (under 84
+//! cubes of its path (a shortest chain, as the page and the SVG mark it)
+//! are (with colour: red and blue, the marked cubes in inverse video). A narrow terminal gets a compact layout (under 84
 //! columns); lines carry no trailing spaces.
 
 use std::fmt::Write;
 
-use cabra::game::bridge::bridge_cubes;
+use cabra::game::bridge::shortest_bridge;
 use cabra::game::{Cell, Piece, Placement, Player, Position, Status, Variant, Volume, WinReason};
 
 use super::style;
@@ -69,8 +69,13 @@ fn marked(pos: &Position) -> (Volume, &'static str) {
         by: WinReason::Bridge,
     } = pos.status()
     {
-        let bridge = bridge_cubes(pos.cubes(winner), pos.cubes(winner.other()));
-        return (bridge, "the winning bridge");
+        // The path, as the page and the SVG mark it: a shortest chain,
+        // not every cube attached to it.
+        let mut path = Volume::EMPTY;
+        for c in shortest_bridge(pos.cubes(winner), pos.cubes(winner.other())) {
+            path.insert(c);
+        }
+        return (path, "the winning bridge");
     }
     let last = pos
         .moves()

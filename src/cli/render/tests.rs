@@ -119,18 +119,32 @@ fn a_won_bridge_is_drawn_in_capitals() {
     let Status::Won { winner, .. } = pos.status() else {
         panic!("the sample game is won by a bridge");
     };
-    let bridge = bridge_cubes(pos.cubes(winner), pos.cubes(winner.other()));
-    let board = render(&pos, &View::PLAIN);
-    let capitals = board
-        .lines()
-        .take(10)
-        .flat_map(|l| l.chars())
-        .filter(|&c| c == symbol(winner, true))
-        .count();
-    // Each bridge cube is a capital in its layer's drawing (the top
-    // view adds more).
-    assert!(bridge.count() >= 8);
-    assert!(capitals >= bridge.count() as usize, "{board}");
+    // All 12 of the winner's cubes are linked to both edges; the path,
+    // column x = 3, has 8, and only those are marked, as on the page.
+    let attached = cabra::game::bridge::bridge_cubes(pos.cubes(winner), pos.cubes(winner.other()));
+    let path = cabra::game::bridge::shortest_bridge(pos.cubes(winner), pos.cubes(winner.other()));
+    assert_eq!((attached.count(), path.len()), (12, 8));
+    // Under 66 columns the top view goes below: the first 10 lines are
+    // the layers alone.
+    let view = View {
+        width: 60,
+        ..View::PLAIN
+    };
+    let board = render(&pos, &view);
+    let layers: Vec<&str> = board.lines().take(10).collect();
+    let capitals: Vec<(usize, usize)> = layers
+        .iter()
+        .enumerate()
+        .flat_map(|(y, l)| {
+            l.char_indices()
+                .filter(|&(_, c)| c == symbol(winner, true))
+                .map(move |(i, _)| (y, i))
+        })
+        .collect();
+    assert_eq!(capitals.len(), 8, "{board}");
+    // Each on column x = 3 of layer z = 0, under its number.
+    let column = layers[1].find('3').unwrap();
+    assert!(capitals.iter().all(|&(_, i)| i == column), "{board}");
     assert!(board.contains("capitals the winning bridge"), "{board}");
 }
 

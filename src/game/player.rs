@@ -139,7 +139,7 @@ impl fmt::Display for Status {
             Status::Won {
                 winner,
                 by: WinReason::Perimeter,
-            } => write!(f, "{winner} wins on perimeter pieces"),
+            } => write!(f, "{winner} wins on bottom-perimeter pieces"),
             Status::Won {
                 winner,
                 by: WinReason::Edge,

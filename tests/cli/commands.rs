@@ -18,8 +18,8 @@ fn check_reports_every_good_game_in_words() {
         let words = match (winner.as_str(), reason.as_str()) {
             ("p1", "bridge") => "player 1 wins by bridge".to_string(),
             ("p2", "bridge") => "player 2 wins by bridge".to_string(),
-            ("p1", "perimeter") => "player 1 wins on perimeter pieces".to_string(),
-            ("p2", "perimeter") => "player 2 wins on perimeter pieces".to_string(),
+            ("p1", "perimeter") => "player 1 wins on bottom-perimeter pieces".to_string(),
+            ("p2", "perimeter") => "player 2 wins on bottom-perimeter pieces".to_string(),
             ("draw", _) => "draw".to_string(),
             _ => "in progress".to_string(),
         };

@@ -168,7 +168,7 @@ fn the_engine_answers_searches_plays_and_plays_out() {
     assert!(b[2].starts_with("3. player 1 plays "), "{}", b[2]);
     assert!(b[2].contains("\n4. player 2 plays "), "{}", b[2]);
     assert!(b[3].starts_with("5. player 1 plays "), "{}", b[3]);
-    let over = ["wins by bridge", "wins on perimeter", "draw ("];
+    let over = ["wins by bridge", "wins on bottom-perimeter", "draw ("];
     assert!(over.iter().any(|w| b[3].contains(w)), "{}", b[3]);
     assert!(b[4].starts_with("error: the game is over"), "{}", b[4]);
     assert!(b[5].contains("after"), "{}", b[5]);

@@ -61,8 +61,8 @@ When you play against the engine, it answers at once.",
 from west 0 to east 7), then a top view with the owner of each column's top cube and the
 column's height (below the layers on a narrow terminal). x is player 1, o is player 2; the
 cubes of the last placement are capitals (X, O), and once a bridge has won, the cubes of a
-shortest path of the bridge. Below: the last move, pieces left and the count of each player (perimeter pieces,
-or edge columns and the time machine under bridget), whose turn it is, and a warning when
+shortest path of the bridge. Below: the last move, pieces left and the count of each player (bottom-perimeter
+pieces: those with a cube on the floor along an edge; or edge columns and the time machine under bridget), whose turn it is, and a warning when
 the side to move faces a win in one (`set threats`).",
     },
     Spec {
@@ -203,7 +203,8 @@ set threats on       warn under the board when the side to move faces a win in o
         names: &["result", "status"],
         args: "",
         summary: "say how the game stands",
-        details: "The result when the game is over (with the perimeter counts when they decided it), or
+        details: "The result when the game is over (with the bottom-perimeter or edge
+counts when they decided it), or
 whose turn it is.",
     },
     Spec {

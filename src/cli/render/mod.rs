@@ -369,7 +369,7 @@ pub fn move_noun(pos: &Position) -> &'static str {
 /// What decides a game without a bridge under `pos`'s rules, in words.
 pub fn counted(pos: &Position) -> &'static str {
     match pos.rules().variant {
-        Variant::Caminos => "perimeter pieces",
+        Variant::Caminos => "bottom-perimeter pieces",
         Variant::Bridget => "edge columns",
     }
 }
@@ -400,7 +400,7 @@ pub fn result_line(pos: &Position, s: Status) -> String {
         Status::Draw { by } => {
             let what = match by {
                 WinReason::Edge => "edge columns",
-                _ => "perimeter pieces",
+                _ => "bottom-perimeter pieces",
             };
             format!("draw ({a} to {b} {what})")
         }

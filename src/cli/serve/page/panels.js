@@ -130,7 +130,7 @@ function takenBack(g) {
 
 // The move list (the whole line: moves undone are dimmed, placements a
 // time machine took back struck through), the result,
-// the perimeter counts and the position code.
+// the bottom-perimeter counts and the position code.
 export function drawGame(ui, onGoto) {
   const g = ui.game;
   const list = $('moves');
@@ -155,7 +155,7 @@ export function drawGame(ui, onGoto) {
   $('result').textContent = g.result === 'ongoing' ? `Move ${g.ply + 1}: player ${g.to_move} to move` : g.text.charAt(0).toUpperCase() + g.text.slice(1);
   const counts = g.count === 'edge'
     ? `Edge columns: player 1 ${g.edge[0]}, player 2 ${g.edge[1]} (more wins if nobody bridges)`
-    : `Perimeter pieces: player 1 ${g.perimeter[0]}, player 2 ${g.perimeter[1]} (fewer wins if nobody bridges)`;
+    : `Bottom-perimeter pieces: player 1 ${g.perimeter[0]}, player 2 ${g.perimeter[1]} (fewer wins if nobody bridges)`;
   const extras = [];
   if (g.swapped) extras.push('player 2 swapped');
   g.time_machine_used.forEach((u, i) => { if (u) extras.push(`player ${i + 1} used the time machine`); });

@@ -282,10 +282,41 @@ fn at_80_by_24_the_banner_and_the_help_fit_under_tmux() {
         );
         // `help place`: prose in full lines, no ragged continuations.
         let place = &screens[2];
-        assert!(place.contains("Case and spaces do not matter"), "{place}");
+        let prose = place.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(prose.contains("Case and spaces do not matter"), "{place}");
+        // All of it on the screen, the line typed included.
+        assert!(place.contains("> help place\nplace PLACEMENT"), "{place}");
+        assert!(prose.contains("it answers at once."), "{place}");
         assert!(
             !place.lines().any(|l| l.starts_with("  ")),
             "{width}:\n{place}"
         );
     }
+}
+
+#[test]
+fn at_80_by_24_moves_and_the_pieces_fit_one_screen() {
+    let screens = tmux_screens(80, &["moves", "moves L", "help pieces", "help pieces L"]);
+    // Each answer whole on the screen: its first line and its last.
+    let whole = |screen: &str, first: &str, last: &str| {
+        assert!(screen.contains(first), "no {first:?}:\n{screen}");
+        assert!(screen.contains(last), "no {last:?}:\n{screen}");
+    };
+    whole(
+        &screens[1],
+        "1,345 legal placements for player 1: L 752, T 264, Z 168, O 161",
+        "`moves L E180` one orientation's positions.",
+    );
+    whole(
+        &screens[2],
+        "752 legal placements of L for player 1",
+        "`moves L T0` lists the positions of one",
+    );
+    whole(
+        &screens[3],
+        "Each drawing shows a piece's layers",
+        "`help place` says what the faces",
+    );
+    whole(&screens[4], "Each drawing shows a piece's layers", "W270");
+    assert!(screens[4].contains("L: 24 orientations"), "{}", screens[4]);
 }

@@ -47,7 +47,10 @@ pub const SPECS: &[Spec] = &[
         summary: "play a placement (typing it alone does the same)",
         details: "A placement is piece, orientation and position, as in `L E180 110`: piece L, T, Z or O;
 orientation a face T, B, N, S, E or W and an angle 0, 90, 180 or 270; position XYZ, the
-smallest corner of the piece's bounding box (z is always 0). Case and spaces do not matter
+smallest corner of the piece's bounding box (z is always 0). The face says how the piece is
+tipped: T lies flat as `help pieces` draws it, B lies flat upside down (north and south
+swapped), and N, S, E and W stand it on edge with its north, south, east or west side at the
+top. The angle then turns it clockwise, seen from above, about the vertical. Case and spaces do not matter
 (`le180110` works) and any of the 24 orientation names is accepted. Or give the four cubes
 as twelve digits, in any order: `110 120 121 122`.
 When you play against the engine, it answers at once.",
@@ -72,7 +75,9 @@ the side to move faces a win in one (`set threats`).",
         summary: "count and list the legal placements (`moves L`)",
         details: "Lists the legal placements of the side to move, grouped by piece and orientation, each
 line giving the positions where that shape fits: `L E180: 110 120` means `L E180 110` and
-`L E180 120` are legal.",
+`L E180 120` are legal. `moves L` lists one piece's, `moves L E180` one orientation's (any of
+its 24 names). A list too long for one screen is counted instead: per piece for `moves`,
+per orientation for `moves L`.",
     },
     Spec {
         cmd: Cmd::History,

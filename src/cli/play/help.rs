@@ -5,6 +5,11 @@ use cabra::game::{Piece, table};
 
 use super::commands::{Cmd, SPECS, echo, lookup, spec, suggest};
 
+/// The most lines an answer should take to stay on one screen: a 24-line
+/// terminal keeps room for the line typed and the next prompt. A longer
+/// listing of `moves` is summarised; the help keeps within it.
+pub const SCREEN: usize = 22;
+
 /// The command list, one line each, wrapped to `width` columns.
 pub fn help_list(width: usize, rules: cabra::game::Rules) -> String {
     // One line a command from 80 columns on, so that the list and the
@@ -105,74 +110,104 @@ fn reflow(text: &str, width: usize) -> String {
     out
 }
 
-/// `help pieces [L|T|Z|O]`: every orientation of the pieces, drawn layer
-/// by layer, with its name, wrapped to `width` columns.
+/// `help pieces [L|T|Z|O]`: alone, each piece in its first orientation
+/// and how many it has; with a piece, every orientation of that piece,
+/// drawn layer by layer with its name; wrapped to `width` columns, each
+/// within one 24-line screen.
 pub fn pieces_help(which: &str, width: usize) -> Result<String, String> {
-    let pieces: Vec<Piece> = match which.trim() {
-        "" => Piece::ALL.to_vec(),
-        w => match w.chars().next().and_then(Piece::from_letter) {
-            Some(p) if w.chars().count() == 1 => vec![p],
-            _ => {
-                return Err(format!(
-                    "no piece '{}': the pieces are L, T, Z and O",
-                    echo(w, 12)
-                ));
-            }
-        },
-    };
+    let t = table();
+    let which = which.trim();
     let mut out = crate::cli::render::wrap(
         "Each drawing shows a piece's layers from the bottom (z=0) up, separated by `|`, \
-         x to the right and y down; `#` is a cube. A placement names the piece, the \
-         orientation and the corner of its box: `L E180 110`. Any of the 24 names \
-         (faces T B N S E W, angles 0 90 180 270) is accepted; these are the names \
-         the program prints.",
+         x to the right and y down; `#` is a cube. Above it, its orientation: a placement \
+         names the piece, the orientation and the corner of its box (`L E180 110`).",
         width,
     );
-    let t = table();
-    for piece in pieces {
-        let shapes: Vec<_> = t.shapes.iter().filter(|s| s.piece == piece).collect();
-        out.push_str(&format!("{piece}: {} orientations\n", shapes.len()));
-        // Blocks of 3 rows, side by side as many as fit.
-        let blocks: Vec<Vec<String>> = shapes
+    if which.is_empty() {
+        let firsts: Vec<&cabra::game::Shape> = Piece::ALL
+            .iter()
+            .map(|k| &t.shapes[t.piece_shapes[k.index()].start])
+            .collect();
+        let blocks: Vec<Vec<String>> = firsts
             .iter()
             .map(|s| {
-                let [ex, ey, ez] = s.extent.map(usize::from);
-                let mut rows = vec![format!("{}", s.orientation)];
-                for y in 0..ey {
-                    let layers: Vec<String> = (0..ez)
-                        .map(|z| {
-                            (0..ex)
-                                .map(|x| {
-                                    let on = s
-                                        .cells
-                                        .iter()
-                                        .any(|c| [c[0], c[1], c[2]] == [x as u8, y as u8, z as u8]);
-                                    if on { '#' } else { '.' }
-                                })
-                                .collect()
-                        })
-                        .collect();
-                    rows.push(layers.join("|"));
-                }
-                rows
+                let mut b = drawing(s);
+                b[0] = format!("{} {}", s.piece, b[0]);
+                b
             })
             .collect();
-        let cell = 12;
-        let per_line = (width.saturating_sub(2) / cell).max(1);
-        for chunk in blocks.chunks(per_line) {
-            let height = chunk.iter().map(Vec::len).max().unwrap_or(0);
-            for r in 0..height {
-                let mut line = String::from("  ");
-                for b in chunk {
-                    let text = b.get(r).map_or("", String::as_str);
-                    line.push_str(&format!("{text:<cell$}"));
-                }
-                out.push_str(line.trim_end());
-                out.push('\n');
+        side_by_side(&mut out, &blocks, width);
+        let counts: Vec<String> = Piece::ALL
+            .iter()
+            .map(|&k| format!("{k} {}", t.piece_shapes[k.index()].len()))
+            .collect();
+        out.push_str(&crate::cli::render::wrap(
+            &format!(
+                "Orientations: {} (51 shapes; any of the 24 names T0 ... W270 is accepted, \
+                 the program prints these). `help pieces L` draws every orientation of L \
+                 (or T, Z, O); `help place` says what the faces T, B, N, S, E, W mean.",
+                counts.join(", ")
+            ),
+            width,
+        ));
+        return Ok(out);
+    }
+    let piece = match which.chars().next().and_then(Piece::from_letter) {
+        Some(p) if which.chars().count() == 1 => p,
+        _ => {
+            return Err(format!(
+                "no piece '{}': the pieces are L, T, Z and O",
+                echo(which, 12)
+            ));
+        }
+    };
+    let shapes: Vec<_> = t.shapes.iter().filter(|s| s.piece == piece).collect();
+    out.push_str(&format!("{piece}: {} orientations\n", shapes.len()));
+    let blocks: Vec<Vec<String>> = shapes.iter().map(|s| drawing(s)).collect();
+    side_by_side(&mut out, &blocks, width);
+    Ok(out)
+}
+
+/// A shape's drawing: its orientation's name, then one row a y, the
+/// layers side by side.
+fn drawing(s: &cabra::game::Shape) -> Vec<String> {
+    let [ex, ey, ez] = s.extent.map(usize::from);
+    let mut rows = vec![format!("{}", s.orientation)];
+    for y in 0..ey {
+        let layers: Vec<String> = (0..ez)
+            .map(|z| {
+                (0..ex)
+                    .map(|x| {
+                        let on = s
+                            .cells
+                            .iter()
+                            .any(|c| [c[0], c[1], c[2]] == [x as u8, y as u8, z as u8]);
+                        if on { '#' } else { '.' }
+                    })
+                    .collect()
+            })
+            .collect();
+        rows.push(layers.join("|"));
+    }
+    rows
+}
+
+/// Appends `blocks` to `out`, as many side by side as fit in `width`.
+fn side_by_side(out: &mut String, blocks: &[Vec<String>], width: usize) {
+    let cell = 12;
+    let per_line = (width.saturating_sub(2) / cell).max(1);
+    for chunk in blocks.chunks(per_line) {
+        let height = chunk.iter().map(Vec::len).max().unwrap_or(0);
+        for r in 0..height {
+            let mut line = String::from("  ");
+            for b in chunk {
+                let text = b.get(r).map_or("", String::as_str);
+                line.push_str(&format!("{text:<cell$}"));
             }
+            out.push_str(line.trim_end());
+            out.push('\n');
         }
     }
-    Ok(out)
 }
 
 /// What the help says about a topic that is no command.
@@ -263,12 +298,13 @@ mod tests {
                 );
             }
         }
-        // At 80 columns the list fits a 24-line terminal with its prompt,
-        // and ends with the pointer to the pictures of the pieces.
+        // At 80 columns the list fits a 24-line terminal with the line
+        // typed and the next prompt, and ends with the pointer to the
+        // pictures of the pieces.
         for rules in ["caminos", "bridget swap"] {
             let list = help_list(80, rules.parse::<Rules>().unwrap());
             assert!(
-                list.lines().count() <= 23,
+                list.lines().count() <= SCREEN,
                 "{}:\n{list}",
                 list.lines().count()
             );
@@ -280,12 +316,46 @@ mod tests {
         let place = help_for("place", 80).unwrap();
         assert!(place.contains("Z or O; orientation a face T"), "{place}");
         assert!(place.contains("`110 120 121 122`"), "{place}");
+        // The faces are explained, not only named.
+        assert!(
+            place.contains("The face says how the piece is tipped: T lies flat"),
+            "{place}"
+        );
+        // Every help, the pieces' too, fits one 24-line screen at 80 columns.
+        for s in SPECS {
+            let h = help_for(s.names[0], 80).unwrap();
+            assert!(h.lines().count() <= SCREEN, "{h}");
+        }
         let pieces = help_for("pieces", 80).unwrap();
-        assert!(!pieces.contains("\n\n"));
-        assert!(pieces.lines().all(|l| l.chars().count() < 80), "{pieces}");
-        // Every canonical name of every piece is drawn: 51 in all.
-        assert_eq!(pieces.matches(" orientations").count(), 4);
-        assert!(pieces.contains("L: 24 orientations") && pieces.contains("O: 3 orientations"));
+        assert!(pieces.lines().count() <= SCREEN, "{pieces}");
+        assert!(
+            pieces.contains("`help pieces L` draws every orientation"),
+            "{pieces}"
+        );
+        assert!(pieces.contains("L 24, T 12, Z 12, O 3"), "{pieces}");
+        // Every canonical name of every piece is drawn, a piece at a time:
+        // 51 in all.
+        let mut names = 0;
+        for (k, n) in [("L", 24), ("T", 12), ("Z", 12), ("O", 3)] {
+            let one = help_for(&format!("pieces {k}"), 80).unwrap();
+            assert!(!one.contains("\n\n"));
+            assert!(one.lines().all(|l| l.chars().count() < 80), "{one}");
+            assert!(
+                one.lines().count() <= SCREEN,
+                "{}:\n{one}",
+                one.lines().count()
+            );
+            assert!(one.contains(&format!("{k}: {n} orientations")), "{one}");
+            names += one
+                .lines()
+                .filter(|l| l.starts_with("  "))
+                .flat_map(str::split_whitespace)
+                .filter(|w| {
+                    w.len() > 1 && w[1..].parse::<u32>().is_ok() && "TBNSEW".contains(&w[..1])
+                })
+                .count();
+        }
+        assert_eq!(names, 51);
         assert!(
             help_for("pieces q", 80)
                 .unwrap_err()

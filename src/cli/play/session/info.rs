@@ -1,4 +1,4 @@
-//! Settings and listings: `set`, `moves`, `history`.
+//! Settings and listings: `set`, `history` (`moves` is in `listing`).
 
 use cabra::engine::EngineConfig;
 
@@ -190,106 +190,6 @@ impl Session {
             Ok(t) => Response::ok(t),
             Err(e) => Response::err(e),
         }
-    }
-
-    pub(super) fn moves(&self, arg: &str) -> Response {
-        let filter = match arg.trim() {
-            "" => None,
-            a => {
-                let mut chars = a.chars();
-                match (chars.next().and_then(Piece::from_letter), chars.next()) {
-                    (Some(p), None) => Some(p),
-                    _ => {
-                        return Response::err(format!(
-                            "expected a piece L, T, Z or O after `moves`, found '{}'",
-                            a.chars().take(20).collect::<String>()
-                        ));
-                    }
-                }
-            }
-        };
-        if self.line.position().status().is_over() {
-            return Response::ok(format!(
-                "No legal placements: the game is over ({}).",
-                result_line(self.line.position(), self.line.position().status())
-            ));
-        }
-        let mut list = MoveList::new();
-        self.line.position().legal_moves(&mut list);
-        let mover = self.line.position().to_move();
-        let count = |k: Piece| list.iter().filter(|p| p.entry().piece == k).count();
-        let mut out = String::new();
-        match filter {
-            None => {
-                let per: Vec<String> = Piece::ALL
-                    .iter()
-                    .map(|&k| format!("{k} {}", group(count(k) as u64)))
-                    .collect();
-                out.push_str(&format!(
-                    "{} legal placements for {}: {}\n",
-                    group(list.len() as u64),
-                    who(mover),
-                    per.join(", ")
-                ));
-            }
-            Some(k) => {
-                let n = count(k);
-                let left = self.line.position().pieces_left(mover, k);
-                out.push_str(&format!(
-                    "{} legal placements of {k} for {}{}\n",
-                    group(n as u64),
-                    who(mover),
-                    if left == 0 {
-                        format!(" (no {k} left)")
-                    } else {
-                        String::new()
-                    }
-                ));
-            }
-        }
-        // One line per shape: `L E180: 110 120 ...`, wrapped.
-        let mut current: Option<String> = None;
-        let mut line = String::new();
-        for p in list
-            .iter()
-            .filter(|p| filter.is_none_or(|k| p.entry().piece == k))
-        {
-            let text = p.to_string();
-            let (shape, at) = text.rsplit_once(' ').expect("notation has spaces");
-            if current.as_deref() != Some(shape) {
-                if !line.is_empty() {
-                    out.push_str(&line);
-                    out.push('\n');
-                }
-                line = format!("  {shape}:");
-                current = Some(shape.to_string());
-            }
-            // Wrapped here at the terminal's width (the printer would wrap
-            // it again, without the hanging indent).
-            if line.len() + 4 > self.width.min(100) - 4 {
-                out.push_str(&line);
-                out.push('\n');
-                line = format!("  {}", " ".repeat(shape.len() + 1));
-            }
-            line.push(' ');
-            line.push_str(at);
-        }
-        if !line.is_empty() {
-            out.push_str(&line);
-            out.push('\n');
-        }
-        let mut specials = Vec::new();
-        self.line
-            .position()
-            .for_each_special(|m| specials.push(m.to_string()));
-        if !specials.is_empty() && filter.is_none() {
-            out.push_str(&format!(
-                "  and instead of a placement: {} (`help {}`)\n",
-                specials.join(", "),
-                specials[0]
-            ));
-        }
-        Response::ok(out)
     }
 
     /// The moves of the game, numbered as the prompt numbers them

@@ -303,8 +303,30 @@ fn settings_commands_and_help() {
         t.starts_with("1,345 legal placements for player 1: L 752, T 264, Z 168, O 161"),
         "{t}"
     );
+    // 1,345 placements do not fit a screen: counted, with the ways to
+    // list fewer.
+    assert!(t.lines().count() <= super::help::SCREEN, "{t}");
+    assert!(t.contains("`moves L` (or T, Z, O)"), "{t}");
+    s.set_width(80);
+    let t = ok(&mut s, "moves L");
+    assert!(t.lines().count() <= super::help::SCREEN, "{t}");
+    assert!(
+        t.contains("by orientation: T0 42, T90 42,") && t.contains("none in the other 8"),
+        "{t}"
+    );
+    assert!(t.contains("`moves L T0` lists the positions"), "{t}");
+    // One orientation, by any of its names: its positions.
+    let t = ok(&mut s, "moves l e180");
+    assert!(
+        t.starts_with("56 legal placements of L E180 for player 1\n  L E180: 000 100"),
+        "{t}"
+    );
+    assert_eq!(ok(&mut s, "moves LW0"), ok(&mut s, "moves L W0"));
+    s.set_width(100);
+    // What fits is listed.
     let t = ok(&mut s, "moves o");
     assert!(t.starts_with("161 legal placements of O"), "{t}");
+    assert!(t.contains("\n  O T0: 000 100 200"), "{t}");
     // At the terminal's width, each line within it (the printer wraps
     // nothing more), the positions of one orientation under its name.
     s.set_width(60);
@@ -314,6 +336,7 @@ fn settings_commands_and_help() {
         assert!(line.starts_with("  "), "{line:?}");
     }
     err(&mut s, "moves X");
+    assert!(err(&mut s, "moves L X9").contains("`moves L E180`"));
     ok(&mut s, "history");
     ok(&mut s, "  # a comment");
 }

@@ -94,8 +94,8 @@ pub fn parse_placement(text: &str) -> Result<Placement, NotationError> {
         let ext = t.shapes[shape].extent;
         let (fx, fy) = (x + ext[0] - 1, y + ext[1] - 1);
         NotationError(format!(
-            "{piece} {orientation} {pos} does not fit on the board: placed at x = {x}, y = {y} \
-             it would reach x = {fx}, y = {fy}, and {}",
+            "{piece} {orientation} {pos} does not fit on the board: placed at x = {x}, y = {y}, \
+             it would reach x = {fx}, y = {fy}; {}",
             beyond([(x.into(), fx.into()), (y.into(), fy.into())])
         ))
     })
@@ -335,18 +335,18 @@ mod tests {
         // for where the piece was placed and where it would reach.
         assert_eq!(
             e("L T0 670"),
-            "L T0 670 does not fit on the board: placed at x = 6, y = 7 it would reach \
-             x = 8, y = 8, and x = 8 is past the east edge and y = 8 past the south edge \
+            "L T0 670 does not fit on the board: placed at x = 6, y = 7, it would reach \
+             x = 8, y = 8; x = 8 is past the east edge and y = 8 past the south edge \
              (x and y run from 0 to 7)"
         );
         let x_only = e("L T0 660");
         assert!(
             x_only.ends_with(
-                "reach x = 8, y = 7, and x = 8 is past the east edge (x and y run from 0 to 7)"
+                "reach x = 8, y = 7; x = 8 is past the east edge (x and y run from 0 to 7)"
             ),
             "{x_only}"
         );
-        assert!(e("L T90 170").contains("and y = 9 is past the south edge ("));
+        assert!(e("L T90 170").contains("; y = 9 is past the south edge ("));
         assert!(
             e("L T0 980").contains("x = 9 is past the east edge and y = 8 past the south edge")
         );

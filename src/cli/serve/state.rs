@@ -185,7 +185,7 @@ pub fn aim(pos: &Position, a: &Aim) -> Result<Aimed, ApiError> {
             cells,
             reason: Some(format!(
                 "out of the volume: aimed at x = {}, y = {}, the piece would reach from x = {x1}, y = {y1} \
-                 to x = {x2}, y = {y2}, and {}",
+                 to x = {x2}, y = {y2}; {}",
                 a.x,
                 a.y,
                 cabra::game::beyond([(x1, x2), (y1, y2)])
@@ -300,7 +300,7 @@ mod tests {
             "{why}"
         );
         assert!(
-            why.ends_with(", and x = 8 is past the east edge (x and y run from 0 to 7)"),
+            why.ends_with("; x = 8 is past the east edge (x and y run from 0 to 7)"),
             "{why}"
         );
     }

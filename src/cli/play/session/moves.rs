@@ -57,8 +57,19 @@ impl Session {
             Ok(p) => p,
             Err(e) => {
                 let shown: String = text.chars().take(40).collect();
+                // An error that names the placement already is not
+                // prefixed with it again.
+                let e = e.to_string();
+                let said = if e
+                    .to_ascii_lowercase()
+                    .starts_with(&shown.trim().to_ascii_lowercase())
+                {
+                    e
+                } else {
+                    format!("{shown}: {e}")
+                };
                 return Response::err(format!(
-                    "{shown}: {e} (`help place` explains the notation, `help pieces` draws the pieces)"
+                    "{said} (`help place` explains the notation, `help pieces` draws the pieces)"
                 ));
             }
         };

@@ -110,6 +110,12 @@ fn placements_in_both_notations_and_clear_errors() {
     assert!(e.contains("L E180 110: cube 110 is already taken"), "{e}");
     let e = err(&mut s, "L T0 501");
     assert!(e.contains("z = 0"), "{e}");
+    // An error that names the placement is not prefixed with it again.
+    let e = err(&mut s, "l t0 670");
+    assert!(
+        e.starts_with("error: L T0 670 does not fit on the board: placed at x = 6, y = 7,"),
+        "{e}"
+    );
     let e = err(&mut s, "L Q0 000");
     assert!(e.contains("face"), "{e}");
     let e = err(&mut s, "udno");

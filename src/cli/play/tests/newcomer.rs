@@ -143,6 +143,19 @@ fn the_board_warns_of_a_win_in_one_against_the_engine() {
     let mut s = session(You::One);
     let board = ok(&mut s, &format!("pos {code}"));
     assert!(board.contains("threatens to win next move"), "{board}");
+    assert!(board.contains("; stop it or lose"), "{board}");
+    // Once `go` has proven the position lost, the warning says so
+    // instead of telling the side to move to stop the threat.
+    ok(&mut s, "set iterations 3000");
+    let go = ok(&mut s, "go");
+    assert!(go.contains("(proven loss)"), "{go}");
+    let board = ok(&mut s, "show");
+    assert!(!board.contains("stop it"), "{board}");
+    let words = board.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains("the engine has proven that player 2 loses against best play"),
+        "{board}"
+    );
     ok(&mut s, "set threats off");
     assert!(!ok(&mut s, "show").contains("threatens"));
     // Two people: off unless asked for.

@@ -13,6 +13,9 @@ use cabra::game::{Cell, Piece, Placement, Player, Position, Status, Variant, Vol
 
 use super::style;
 
+mod threat;
+pub use threat::{Known, threat_line};
+
 /// How to draw a board.
 #[derive(Clone, Copy, Debug)]
 pub struct View {
@@ -22,6 +25,8 @@ pub struct View {
     pub width: usize,
     /// Say when the side to move faces a win in one.
     pub threats: bool,
+    /// What a search has shown about the position, for that warning.
+    pub known: Known,
 }
 
 impl View {
@@ -30,6 +35,7 @@ impl View {
         colours: false,
         width: 100,
         threats: false,
+        known: Known::Nothing,
     };
 }
 
@@ -222,8 +228,9 @@ pub fn render(pos: &Position, view: &View) -> String {
     }
     let _ = writeln!(out, "{}", status_line(pos));
     if view.threats {
-        if let Some(t) = threat_line(pos) {
-            out.push_str(&wrap(&t, view.width));
+        if let Some(t) = threat_line(pos, view.known) {
+            // Wrapped as every long line is, its continuations indented.
+            out.push_str(&fit(&format!("{t}\n"), view.width));
         }
     }
     out
@@ -235,19 +242,6 @@ pub fn ghost_board(pos: &Position, p: Placement, view: &View) -> String {
     let mut after = *pos;
     after.play(p);
     board_lines(&after, view, p.entry().cells)
-}
-
-/// When the side to move faces the opponent's win in one: a line saying so,
-/// with one placement that would win.
-pub fn threat_line(pos: &Position) -> Option<String> {
-    if pos.status().is_over() {
-        return None;
-    }
-    let t = pos.threat()?;
-    Some(format!(
-        "warning: {} threatens to win next move (for example {t}); stop it or lose",
-        pos.to_move().other()
-    ))
 }
 
 /// `text` wrapped at word boundaries to lines of at most `width - 1`

@@ -1,6 +1,7 @@
 //! Tests of the text board: widths, wrapping, capitals, warnings.
 
 use super::*;
+use cabra::game::Position;
 use cabra::game::record::parse_game;
 
 fn longest(text: &str) -> usize {
@@ -164,4 +165,83 @@ fn a_threat_to_win_next_move_is_announced() {
     };
     assert!(render(&pos, &view).contains("threatens to win next move"));
     assert!(!render(&pos, &View::PLAIN).contains("threatens"));
+}
+
+/// Positions of random games where the side to move faces a win in one:
+/// the first where some placement stops every such win, and the first
+/// where none does.
+fn threatened_positions() -> (Position, Position) {
+    use rand::SeedableRng;
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
+    let (mut saved, mut lost) = (None, None);
+    for _ in 0..2000 {
+        let mut pos = Position::new();
+        while let Some(p) = pos.random_move(&mut rng) {
+            pos.play(p);
+            if pos.status().is_over() {
+                break;
+            }
+            if pos.threat().is_none() {
+                continue;
+            }
+            // Every placement, not only those near the threat, tried.
+            let mut list = cabra::game::MoveList::new();
+            pos.legal_moves(&mut list);
+            let stoppable = list.iter().any(|&m| {
+                let mut after = pos;
+                after.play(m);
+                after.status().is_over() || after.winning_move().is_none()
+            });
+            let slot = if stoppable { &mut saved } else { &mut lost };
+            slot.get_or_insert(pos);
+        }
+        if let (Some(s), Some(l)) = (saved, lost) {
+            return (s, l);
+        }
+    }
+    panic!("random games gave no position of each kind");
+}
+
+#[test]
+fn a_threat_that_cannot_be_stopped_is_called_a_loss() {
+    let (saved, lost) = threatened_positions();
+    assert!(threat::unstoppable(&lost) && !threat::unstoppable(&saved));
+    let line = |pos: &Position, known| threat_line(pos, known).unwrap();
+    assert!(line(&saved, Known::Nothing).ends_with("; stop it or lose"));
+    let l = line(&lost, Known::Nothing);
+    assert!(!l.contains("stop it"), "{l}");
+    assert!(
+        l.ends_with(&format!(
+            "and no placement stops every such win: {} has lost",
+            lost.to_move()
+        )),
+        "{l}"
+    );
+    // A search's proof counts where the board alone shows no loss.
+    let proven = line(&saved, Known::ProvenLoss);
+    assert!(!proven.contains("stop it"), "{proven}");
+    assert!(proven.contains("proven that"), "{proven}");
+}
+
+#[test]
+fn a_long_warning_wraps_with_the_indent_of_other_long_lines() {
+    let (saved, _) = threatened_positions();
+    let view = View {
+        threats: true,
+        width: 60,
+        ..View::PLAIN
+    };
+    let board = render(&saved, &view);
+    let at = board
+        .lines()
+        .position(|l| l.starts_with("warning: "))
+        .expect("a warning");
+    let rest: Vec<&str> = board.lines().skip(at + 1).collect();
+    assert!(
+        !rest.is_empty(),
+        "the warning wraps at 60 columns:\n{board}"
+    );
+    for l in rest {
+        assert!(l.starts_with("  ") && l.len() < 60, "{board}");
+    }
 }

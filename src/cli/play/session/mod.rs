@@ -36,7 +36,9 @@ mod you;
 use super::code;
 use super::commands::{self, Cmd, Input};
 use crate::cli::files::{own_key, read_record, save_game};
-use crate::cli::render::{View, counted, moves_of, paint_player, render, result_line, status_line};
+use crate::cli::render::{
+    Known, View, counted, moves_of, paint_player, render, result_line, status_line,
+};
 
 pub use you::You;
 
@@ -354,6 +356,11 @@ impl Session {
             colours: self.colours,
             width: self.width,
             threats: self.threats,
+            known: if self.proven_lost == Some(*self.line.position()) {
+                Known::ProvenLoss
+            } else {
+                Known::Nothing
+            },
         }
     }
 

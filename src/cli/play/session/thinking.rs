@@ -34,6 +34,18 @@ impl Session {
         let ui = &mut self.ui;
         let thought = self.engine.search_here(request, |p| ui.progress(&pos, p));
         self.ui.progress_done();
+        // A proof is remembered for the board's warning: the side to move
+        // is lost here, or after the best move when it wins.
+        match thought.as_ref().map(|t| (t.report.proven, t.report.best)) {
+            Ok((Some(Proven::Loss), _)) => self.proven_lost = Some(pos),
+            Ok((Some(Proven::Win), Some(best))) => {
+                let mut after = pos;
+                if after.try_play_move(best).is_ok() {
+                    self.proven_lost = Some(after);
+                }
+            }
+            _ => {}
+        }
         thought
     }
 

@@ -298,7 +298,10 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
     let interactive = std::io::stdin().is_terminal();
     let colours = interactive && style::colours();
     let engine = args.engine.at_level(&args.level).handle(&defaults::PLAY);
-    let budget = engine.budget(&Request::new(record.position));
+    // The limits of a placement as the options set them: a level's own
+    // iterations are added to each move's search (and a level changed
+    // with `set level` finds these as its cap).
+    let budget = engine.budget(&Request::analysis(record.position));
     let stop = engine.stopper();
     // Ctrl-C stops a search; in a pipe with no search running it ends the
     // program as usual. At a terminal prompt rustyline reads Ctrl-C as a

@@ -336,7 +336,15 @@ impl Session {
             Some(c) => format!("on a clock of {}", c.control),
             None => format!("{} a placement", self.budget),
         };
-        let engine = format!("the engine ({budget})");
+        let engine = match self.engine.config().fixed_level() {
+            Some(l) => format!(
+                "the engine at level {} of {} ({} Elo)",
+                l.number,
+                cabra::engine::levels::TOP,
+                l.elo
+            ),
+            None => format!("the engine ({budget})"),
+        };
         match self.you {
             You::One => format!("You are player 1 (x), against {engine}."),
             You::Two => format!("You are player 2 (o), against {engine}."),

@@ -191,7 +191,7 @@ per placement, then two check characters; see docs/PLAY.md for the format.",
         cmd: Cmd::Set,
         names: &["set"],
         args: "[NAME VALUE]",
-        summary: "change a setting (`set` alone lists them)",
+        summary: "change a setting (`set level 1`: the weakest engine)",
         details: "set time 2s          think this long for a placement (also 500ms, 1.5s, 1m)
 set iterations 50k   think this many iterations instead (reproducible with 1 thread)
 set clock 5m+5s      play on a clock: 5 minutes for the game, 5 s back a placement

@@ -17,6 +17,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::super::play::code;
+use super::super::play::session::hint;
 use super::super::svg::board::{self, Ghost, GhostKind, View};
 use super::super::svg::top;
 use super::App;
@@ -45,6 +46,9 @@ pub async fn info(State(app): State<Arc<App>>) -> axum::Json<Value> {
         "assets_bytes": super::assets::total_size(),
         "move_limits": limits_json(app.config.budget.or(defaults::SERVE.budget)),
         "analysis_limits": limits_json(defaults::SERVE_ANALYSIS.budget),
+        "levels": super::coach::levels_json(),
+        "level": app.config.level.unwrap_or(cabra::engine::levels::TOP),
+        "ponder": app.ponder,
     }))
 }
 
@@ -244,6 +248,8 @@ pub async fn new_game(
 
 fn set_position(g: &mut super::store::Game, pos: Position, header: Vec<String>) {
     g.line.replace(pos);
+    // A loaded file's count of hints goes on; another game starts at 0.
+    g.hints = hint::taken(&header);
     g.header = header;
     g.analysis = None;
 }
@@ -293,7 +299,7 @@ pub async fn record(
         upto.goto(ply).map_err(|e| ApiError::bad(e.to_string()))?;
         upto.truncate();
     }
-    let text = write_record(&g.header, upto.end());
+    let text = write_record(&hint::with_hints(&g.header, g.hints), upto.end());
     // A part of the game is named so: it does not pass for the whole.
     let disposition = match query.ply {
         Some(ply) => format!("attachment; filename=\"game-up-to-{ply}.caminos\""),

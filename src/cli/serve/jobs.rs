@@ -33,7 +33,7 @@ use super::store::{Analysis, Busy, Game, Presence, lock};
 pub const ABANDONED_AFTER: Duration = Duration::from_millis(1500);
 
 /// How often a job reports progress (and looks whether it is followed).
-const REPORT_EVERY: Duration = Duration::from_millis(100);
+pub(super) const REPORT_EVERY: Duration = Duration::from_millis(100);
 
 /// A budget asked for by the page.
 #[derive(Default, Deserialize)]
@@ -47,9 +47,14 @@ pub struct BudgetRequest {
 }
 
 impl BudgetRequest {
+    /// The version the request is for, if it names one.
+    pub(super) fn version(&self) -> Option<u64> {
+        self.version
+    }
+
     /// The request's own limits (unlimited: the engine's); 400 when out
     /// of range.
-    fn limits(&self) -> Result<Budget, ApiError> {
+    pub(super) fn limits(&self) -> Result<Budget, ApiError> {
         if self.time_ms.is_some_and(|t| !(1..=600_000).contains(&t)) {
             return Err(ApiError::bad("time_ms is 1 to 600000 (10 minutes)"));
         }
@@ -69,7 +74,7 @@ impl BudgetRequest {
 
 /// Whether anyone follows a game: a page listening to its events, or a
 /// request about it lately.
-fn followed(presence: &Presence) -> bool {
+pub(super) fn followed(presence: &Presence) -> bool {
     presence.listened() || presence.quiet_for() < ABANDONED_AFTER
 }
 
@@ -103,7 +108,7 @@ impl Listener for Follow {
 /// the threads it searches with when they are free: then it is busy with
 /// `job` at once (the page says "thinking"), otherwise it waits for them
 /// first ([`Busy::Waiting`] and `None`).
-fn begin(
+pub(super) fn begin(
     app: &App,
     g: &mut Game,
     job: Busy,
@@ -123,13 +128,17 @@ fn begin(
         .clone()
         .try_acquire_many_owned(permits(app, g))
         .ok();
+    if permit.is_none() {
+        // Ponders give their threads to a search that needs them.
+        super::ponder::stop_all(app);
+    }
     g.busy = Some(if permit.is_some() { job } else { Busy::Waiting });
     g.changed();
     Ok(permit)
 }
 
 /// The permits of the server's threads that the game's engine searches with.
-fn permits(app: &App, g: &Game) -> u32 {
+pub(super) fn permits(app: &App, g: &Game) -> u32 {
     g.engine.threads().min(app.threads) as u32
 }
 
@@ -137,7 +146,7 @@ fn permits(app: &App, g: &Game) -> u32 {
 /// many as it searches with once they are free; `None` when the job was
 /// stopped meanwhile (it then ends at once, and a search answers with a
 /// short one).
-async fn threads_for(
+pub(super) async fn threads_for(
     app: &App,
     game: &Mutex<Game>,
     taken: Option<OwnedSemaphorePermit>,
@@ -163,7 +172,7 @@ async fn threads_for(
 /// and the engine free, `finish` updates the game, which is idle again (and says so with
 /// [`Game::changed`]). A job that fails (a bug) leaves the game idle, says
 /// so, and the engine starts its next job afresh.
-fn run_job<T: Send + 'static>(
+pub(super) fn run_job<T: Send + 'static>(
     game: &Arc<Mutex<Game>>,
     busy: Busy,
     permit: Option<OwnedSemaphorePermit>,
@@ -245,8 +254,11 @@ pub async fn think(
             let thought = t.search(&request, &mut follow);
             (thought, follow.abandoned)
         };
+        let (app2, game2) = (app.clone(), game.clone());
         run_job(&game, Busy::Thinking, permit, work, move |g, out| {
-            moved(g, pos, out)
+            moved(g, pos, out);
+            // The human's turn now: the server may ponder it.
+            super::ponder::maybe(&app2, &game2, g);
         });
     });
     Ok(accepted(version, busy))
@@ -273,7 +285,7 @@ fn moved(g: &mut Game, pos: Position, (thought, abandoned): (Thought, bool)) {
 
 /// 202 with what the game is busy with and its version when the job was
 /// asked for.
-fn accepted(version: u64, busy: Option<Busy>) -> Response {
+pub(super) fn accepted(version: u64, busy: Option<Busy>) -> Response {
     let busy = busy.map_or("waiting", Busy::name);
     (
         StatusCode::ACCEPTED,
@@ -283,9 +295,9 @@ fn accepted(version: u64, busy: Option<Busy>) -> Response {
 }
 
 /// An analysis's listener: stops it when nobody follows the game.
-struct Watch {
-    presence: Arc<Presence>,
-    abandoned: bool,
+pub(super) struct Watch {
+    pub(super) presence: Arc<Presence>,
+    pub(super) abandoned: bool,
 }
 
 impl Listener for Watch {

@@ -23,9 +23,11 @@
 pub mod activity;
 pub mod api;
 pub mod assets;
+pub mod coach;
 pub mod conn;
 pub mod guard;
 pub mod jobs;
+pub mod ponder;
 pub mod state;
 pub mod store;
 pub mod wire;
@@ -107,6 +109,11 @@ pub struct ServeArgs {
     pub engine: EngineOptions,
     #[command(flatten)]
     pub level: super::options::LevelOptions,
+    /// While a human is to move against the engine, search the position
+    /// on threads no other search needs, keeping the tree for the reply
+    /// (the full engine only: levels below the top never ponder).
+    #[arg(long)]
+    pub ponder: bool,
 }
 
 /// What the handlers share.
@@ -128,6 +135,14 @@ pub struct App {
     /// Whether the seed was given (`--seed`, `seed=`): every game then
     /// searches with it, so that a game can be replayed.
     pub seed_given: bool,
+    /// The threads a search of the full engine uses (a level below the
+    /// top searches on one).
+    pub top_threads: usize,
+    /// Whether the server ponders (`--ponder`).
+    pub ponder: bool,
+    /// The ponders running, by game: another game's search that needs
+    /// their threads stops them.
+    pub ponders: std::sync::Mutex<std::collections::HashMap<String, (u64, cabra::engine::Stopper)>>,
 }
 
 impl App {
@@ -170,6 +185,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route(&game("/analyze"), post(jobs::start_analysis))
         .route(&game("/analysis"), get(jobs::get_analysis))
         .route(&game("/stop"), post(jobs::stop))
+        .route(&game("/engine"), post(coach::engine))
+        .route(&game("/hint"), post(coach::hint))
         .route(&game("/events"), get(jobs::events))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such page or API call") })
         .method_not_allowed_fallback(|| async {
@@ -299,6 +316,10 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         .or(args.engine.engine.threads)
         .unwrap_or_else(defaults::all_cores)
         .max(1);
+    // The full engine's threads: what a game's level goes back to.
+    let top_threads = (args.engine.engine.threads)
+        .unwrap_or(threads)
+        .clamp(1, threads);
     let per_search = config.threads.unwrap_or(threads).clamp(1, threads);
     config.threads = Some(per_search);
     let at_once = threads / per_search;
@@ -353,6 +374,9 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
             gate,
             rules: args.rules.rules(),
             seed_given: args.engine.engine.seed.or(args.engine.budget.seed).is_some(),
+            top_threads,
+            ponder: args.ponder,
+            ponders: Default::default(),
         });
         let sweeper = app.clone();
         tokio::spawn(async move {

@@ -1,6 +1,9 @@
 //! The JSON the API answers with: a game's state, an analysis, and the
 //! placement a pointer aims at (with why it is illegal, if it is).
 
+use std::sync::atomic::Ordering;
+
+use cabra::engine::levels::TOP;
 use cabra::game::record::cells_text;
 use cabra::game::{Piece, Placement, PlacementError, Player, Position, parse_placement, table};
 use serde::Deserialize;
@@ -68,6 +71,11 @@ pub fn state_json(g: &Game) -> Value {
         "can_undo": pos.plies() > 0,
         "can_redo": g.line.can_redo(),
         "analysis": g.analysis.is_some(),
+        "level": g.engine.config().level.unwrap_or(TOP),
+        "engine_sides": (1..=2u8).filter(|&n| g.engine_sides[usize::from(n) - 1]).collect::<Vec<_>>(),
+        "hints": g.hints,
+        "pondering": g.ponder.is_some(),
+        "pondered": g.pondered.load(Ordering::Relaxed),
     })
 }
 

@@ -6,13 +6,13 @@
 //! its requests arrive in.
 
 use std::collections::HashMap;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
-use cabra::engine::EngineHandle;
 use cabra::engine::analysis::{MoveAnalysis, Summary};
+use cabra::engine::{EngineHandle, Stopper};
 use cabra::game::{GameLine, Move, Position, Rules};
 use rand::Rng;
 use tokio::sync::broadcast;
@@ -38,6 +38,8 @@ pub enum Busy {
     Thinking,
     /// Analyzing the game.
     Analyzing,
+    /// Searching for a hint (the full engine's suggestion).
+    Hinting,
 }
 
 impl Busy {
@@ -47,6 +49,7 @@ impl Busy {
             Busy::Waiting => "waiting",
             Busy::Thinking => "thinking",
             Busy::Analyzing => "analyzing",
+            Busy::Hinting => "hinting",
         }
     }
 }
@@ -111,6 +114,15 @@ pub struct Game {
     pub presence: Arc<Presence>,
     /// Raised by every change; each state carries it.
     pub version: u64,
+    /// Hints taken in this game (a loaded file's `# hints: N` goes on).
+    pub hints: u32,
+    /// The sides the page lets the engine play (1 and 2: `engine_sides`).
+    pub engine_sides: [bool; 2],
+    /// The search of the human's turn, while the server ponders.
+    pub ponder: Option<(u64, Stopper)>,
+    /// The iterations of the last (or current) ponder, and the position
+    /// code it pondered.
+    pub pondered: Arc<AtomicU64>,
 }
 
 impl Game {
@@ -129,6 +141,17 @@ impl Game {
                 last: Mutex::new(Instant::now()),
             }),
             version: 0,
+            hints: 0,
+            engine_sides: [false, true],
+            ponder: None,
+            pondered: Arc::new(AtomicU64::new(0)),
+        }
+    }
+
+    /// Stops a ponder, if one runs (its threads go back once it ends).
+    pub fn stop_ponder(&mut self) {
+        if let Some((_, s)) = self.ponder.take() {
+            s.stop();
         }
     }
 
@@ -142,6 +165,8 @@ impl Game {
 
     /// Records a change: a new version, sent as a `state` event.
     pub fn changed(&mut self) {
+        // The position pondered may be gone, or another search due.
+        self.stop_ponder();
         self.version += 1;
         self.keep_analysis_if_current();
         self.send("state", state_json(self));
@@ -256,7 +281,8 @@ impl Store {
     pub fn remove(&self, id: &str) -> bool {
         let game = lock(&self.games).remove(id);
         if let Some(g) = &game {
-            let g = lock(g);
+            let mut g = lock(g);
+            g.stop_ponder();
             g.cancel_wait
                 .store(true, std::sync::atomic::Ordering::SeqCst);
             g.engine.stop();

@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use crate::common::{cabra, data, stderr, temp_dir};
 use crate::http::Server;
 
+mod coach;
 mod connections;
 mod jobs;
 mod memory;

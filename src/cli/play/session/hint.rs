@@ -9,24 +9,29 @@ use crate::cli::render::ghost_board;
 const HINTS: &str = " hints: ";
 
 /// The hints a game's header says were taken (0 when it says nothing).
-pub(super) fn taken(header: &[String]) -> u32 {
+pub(crate) fn taken(header: &[String]) -> u32 {
     header
         .iter()
         .find_map(|h| h.strip_prefix(HINTS).and_then(|n| n.trim().parse().ok()))
         .unwrap_or(0)
 }
 
+/// `header` with `hints` as its count of hints taken (none when 0).
+pub(crate) fn with_hints(header: &[String], hints: u32) -> Vec<String> {
+    let mut header: Vec<String> = (header.iter())
+        .filter(|h| !h.starts_with(HINTS))
+        .cloned()
+        .collect();
+    if hints > 0 {
+        header.push(format!("{HINTS}{hints}"));
+    }
+    header
+}
+
 impl Session {
     /// The header to save: the game's own, with the count of hints taken.
     pub(super) fn header_to_save(&self) -> Vec<String> {
-        let mut header: Vec<String> = (self.header.iter())
-            .filter(|h| !h.starts_with(HINTS))
-            .cloned()
-            .collect();
-        if self.hints > 0 {
-            header.push(format!("{HINTS}{}", self.hints));
-        }
-        header
+        with_hints(&self.header, self.hints)
     }
 
     /// `hint`: searches the position as an analysis (the full engine, at

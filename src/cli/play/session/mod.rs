@@ -23,7 +23,7 @@ use cabra::game::record::Record;
 use cabra::game::{GameLine, Move, MoveList, Piece, Player, Position, Status, parse_move};
 
 mod files;
-mod hint;
+pub(crate) mod hint;
 mod info;
 mod leaving;
 mod listing;

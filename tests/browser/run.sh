@@ -32,4 +32,5 @@ status=0
 python3 tests/browser/test_page.py "$url" "$bin" || status=1
 python3 tests/browser/test_screens.py "$url" "$bin" || status=1
 (cd tests/browser && python3 test_first_use.py "$url" "$bin") || status=1
+(cd tests/browser && python3 test_coach.py "$url" "$bin") || status=1
 exit "$status"

@@ -46,6 +46,9 @@ export const api = {
   code: (id, code) => call('POST', game(id, '/code'), { code }),
   view: (id, body) => call('POST', game(id, '/view'), body),
   think: (id, budget) => call('POST', game(id, '/think'), budget),
+  // The game's level and the sides its engine plays.
+  engine: (id, body) => call('POST', game(id, '/engine'), body),
+  hint: (id, budget) => call('POST', game(id, '/hint'), budget),
   analyze: (id, budget) => call('POST', game(id, '/analyze'), budget),
   analysis: (id) => call('GET', game(id, '/analysis')),
   // A stopped search plays its move so far, unless `play` is false.

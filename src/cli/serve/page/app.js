@@ -12,6 +12,7 @@
 
 import { api } from './api.js';
 import { makeAim } from './aim.js';
+import { makeCoach } from './coach.js';
 import { drawBoard, watchBoard } from './board.js';
 import { drawTray, drawOrientations, drawGame, drawLive, drawAnalysis, drawBanner, reviewWords, say, plural } from './panels.js';
 
@@ -71,10 +72,15 @@ function ghosts() {
       if (isPlacement(m.best) && m.best !== m.played) out.push({ move: m.best, kind: 'better', player: m.player, label: '★' });
     }
   }
-  return out;
+  return out.concat(coach.ghosts());
 }
 
 function note(text, kind, keep = 0) { ui.note = text; ui.noteKind = kind; ui.noteKeep = keep; say(text, kind); }
+
+const coach = makeCoach({
+  ui, api, $, note, budget: () => budget(), recover: (e, id) => recover(e, id),
+  redraw: () => redraw(), show: (g) => show(g),
+});
 
 const aim = makeAim({
   ui, humanTurn, note, say,
@@ -103,6 +109,7 @@ function status(g) {
   // The header adds " …" while the engine works.
   if (g.busy === 'waiting') return 'The engine waits for a free search thread';
   if (g.busy === 'analyzing') return 'The engine is analyzing the game';
+  if (g.busy === 'hinting') return `The engine is looking for a hint for player ${g.to_move}`;
   const text = g.text.charAt(0).toUpperCase() + g.text.slice(1);
   // Stopped, or a game loaded: the engine moves again when asked.
   const paused = ui.waiting && g.result === 'ongoing' && ui.players[g.to_move] === 'engine';
@@ -123,6 +130,7 @@ function drawPanels() {
   drawLive(ui);
   drawAnalysis(ui, review);
   drawBanner(ui);
+  coach.draw();
   aim.drawPlace(ui.armedLegal);
   // Save keeps the whole game; while earlier moves are shown, a second
   // link saves only up to the move shown.
@@ -550,6 +558,8 @@ async function openGame() {
   let game = null;
   if (saved) { try { game = await api.get(saved); } catch (_) { game = null; } }
   if (!game) game = await api.create();
+  // The tab's level and players hold in a game new to it, or reloaded.
+  game = await coach.apply(game);
   ui.id = game.id;
   ui.game = null;
   forgetThought();
@@ -617,12 +627,15 @@ function wire() {
           .catch(() => { /* it ended meanwhile */ });
       }
       sessionStorage.setItem(PLAYERS, JSON.stringify(ui.players));
+      coach.players();
       drawPanels();
       redraw();
       maybeEngine();
     };
   }
   $('analyze').onclick = analyze;
+  $('hint').onclick = coach.hint;
+  $('sheet-hint').onclick = coach.hint;
   $('load').onchange = (e) => { const f = e.target.files[0]; if (f) loadFile(f); e.target.value = ''; };
   // The file input is hidden: its label is the button, by keyboard too.
   $('load-button').onkeydown = (e) => {
@@ -696,7 +709,9 @@ async function main() {
       ui.orientations[p.piece] = p.orientations.map((o) => o.name);
       ui.pictures[p.piece] = p.orientations.map((o) => o.svg);
     }
-    fillLimits(await api.info());
+    const info = await api.info();
+    fillLimits(info);
+    coach.fill(info);
     wire();
     await openGame();
     window.cabra.times.ready = performance.now() - t0;

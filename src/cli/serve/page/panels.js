@@ -191,6 +191,7 @@ export function drawLive(ui) {
     if (busy === 'waiting') $('live-text').textContent = 'Waiting for a free search thread (other games hold them)…';
     else if (busy === 'analyzing') $('live-text').textContent = 'Analyzing the game: see the Analysis panel.';
     else if (busy === 'thinking') $('live-text').textContent = `Thinking for player ${g.to_move}…`;
+    else if (busy === 'hinting') $('live-text').textContent = `Looking for a hint for player ${g.to_move} (the full engine)…`;
     else $('live-text').textContent = ui.lastThought || 'Idle.';
     return;
   }
@@ -214,7 +215,7 @@ function drawSheet(ui) {
   if (g.busy === 'thinking') {
     text = t ? `Engine: ${t.pv[0] || '…'} ${(100 * t.winrate).toFixed(0)}% for player ${t.player}` : 'Engine thinking…';
   } else if (g.busy) {
-    text = g.busy === 'analyzing' ? 'Analyzing…' : 'Waiting for a search thread…';
+    text = { analyzing: 'Analyzing…', hinting: 'Looking for a hint…' }[g.busy] || 'Waiting for a search thread…';
   } else if (ui.lastThought) {
     text = ui.lastThought.replace(/ after .*$/, '.');
   }

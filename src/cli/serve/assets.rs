@@ -45,6 +45,16 @@ pub const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("page/panels.js"),
     ),
     (
+        "coach.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("page/coach.js"),
+    ),
+    (
+        "limits.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("page/limits.js"),
+    ),
+    (
         "favicon.svg",
         "image/svg+xml",
         include_bytes!("page/favicon.svg"),

@@ -236,3 +236,26 @@ fn a_level_below_the_top_never_ponders() {
     std::thread::sleep(Duration::from_millis(800));
     assert_eq!(s.ok("GET", &game_path(&id, ""), None)["pondering"], false);
 }
+
+#[test]
+fn every_module_the_page_imports_is_served() {
+    let s = Server::start(&["--threads", "1"]);
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/cli/serve/page");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "js") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        // `import { a } from './name.js';`
+        for name in text.split("from './").skip(1) {
+            let name = name.split('\'').next().unwrap();
+            let (status, body) = s.raw("GET", &format!("/assets/{name}"), &[], b"");
+            assert_eq!(status, 200, "{name}, imported by {path:?}, is not served");
+            assert_eq!(body, std::fs::read(dir.join(name)).unwrap(), "{name}");
+            seen += 1;
+        }
+    }
+    assert!(seen >= 6, "only {seen} imports found");
+}

@@ -13,6 +13,7 @@
 import { api } from './api.js';
 import { makeAim } from './aim.js';
 import { makeCoach } from './coach.js';
+import { budget, fillLimits } from './limits.js';
 import { drawBoard, watchBoard } from './board.js';
 import { drawTray, drawOrientations, drawGame, drawLive, drawAnalysis, drawBanner, reviewWords, say, plural } from './panels.js';
 
@@ -78,7 +79,7 @@ function ghosts() {
 function note(text, kind, keep = 0) { ui.note = text; ui.noteKind = kind; ui.noteKeep = keep; say(text, kind); }
 
 const coach = makeCoach({
-  ui, api, $, note, budget: () => budget(), recover: (e, id) => recover(e, id),
+  ui, api, $, note, budget, recover: (e, id) => recover(e, id),
   redraw: () => redraw(), show: (g) => show(g),
 });
 
@@ -242,28 +243,6 @@ async function act(f, shows = true) {
 // are about its API (a change while the engine works: a key, a button).
 function refusal(e) {
   return e.status === 409 && /stop it first/.test(e.message) ? BUSY : e.message;
-}
-
-// The engine's limits from the Engine panel, or why they cannot be
-// used (in the boxes' own units); an empty box sets no limit.
-function budget() {
-  const b = {};
-  // A number box holds '' for text that is no number at all.
-  if ($('time').validity.badInput) return { error: 'Time a move: not a number of seconds.' };
-  if ($('iterations').validity.badInput) return { error: 'Iterations: not a whole number.' };
-  const time = $('time').value.trim();
-  const count = $('iterations').value.trim();
-  if (time !== '') {
-    const t = Number(time);
-    if (!(t >= 0.05 && t <= 600)) return { error: `Time a move: ${time} is not 0.05 to 600 seconds.` };
-    b.time_ms = Math.round(t * 1000);
-  }
-  if (count !== '') {
-    const n = Number(count);
-    if (!(Number.isInteger(n) && n >= 1 && n <= 1e9)) return { error: `Iterations: ${count} is not a whole number from 1 to 1,000,000,000.` };
-    b.iterations = n;
-  }
-  return { budget: b };
 }
 
 // Asks the engine for a move; whether it is busy comes as a state event.
@@ -678,27 +657,6 @@ function wire() {
     else return;
     e.preventDefault();
   });
-}
-
-// The limit fields start as the server's own (`cabra serve --time`),
-// or as this browser last set them.
-const LIMITS = 'cabra-limits';
-function fillLimits(info) {
-  const fields = { time: 'time', iterations: 'iterations', an: 'an-iterations' };
-  const server = {
-    time: info.move_limits.time_ms ? String(info.move_limits.time_ms / 1000) : '',
-    iterations: info.move_limits.iterations ? String(info.move_limits.iterations) : '',
-    an: info.analysis_limits.iterations ? String(info.analysis_limits.iterations) : '',
-  };
-  const mine = JSON.parse(localStorage.getItem(LIMITS) || 'null') || {};
-  for (const [k, id] of Object.entries(fields)) {
-    $(id).value = k in mine ? mine[k] : server[k];
-    $(id).addEventListener('change', () => {
-      const now = JSON.parse(localStorage.getItem(LIMITS) || 'null') || {};
-      now[k] = $(id).value;
-      localStorage.setItem(LIMITS, JSON.stringify(now));
-    });
-  }
 }
 
 async function main() {

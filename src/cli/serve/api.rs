@@ -79,13 +79,36 @@ impl RulesRequest {
     }
 }
 
+/// The body of `create`: the rules, and the engine as `engine` sets it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateRequest {
+    rules: Option<String>,
+    level: Option<u8>,
+    elo: Option<i32>,
+    sides: Option<Vec<u8>>,
+}
+
 /// `POST /api/games`: a new game for a tab.
 pub async fn create(
     State(app): State<Arc<App>>,
-    Json(req): Json<RulesRequest>,
+    Json(req): Json<CreateRequest>,
 ) -> Result<Response, ApiError> {
-    let rules = req.rules(app.rules)?;
-    let (_, game) = app.store.create(app.engine(), rules)?;
+    let rules = RulesRequest { rules: req.rules }.rules(app.rules)?;
+    let (level, sides) = super::coach::EngineRequest {
+        level: req.level,
+        elo: req.elo,
+        sides: req.sides,
+    }
+    .settings()?;
+    let engine = app.engine();
+    if let Some(n) = level {
+        super::coach::set_level(&app, &engine, n);
+    }
+    let (_, game) = app.store.create(engine, rules)?;
+    if let Some(sides) = sides {
+        lock(&game).engine_sides = sides;
+    }
     let state = state_json(&lock(&game));
     Ok((StatusCode::CREATED, axum::Json(state)).into_response())
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use axum::extract::{Path, State};
 use cabra::engine::levels::{LEVELS, Level, TOP};
-use cabra::engine::{Listener, Progress, ReportView, Request, Thinker, Thought};
+use cabra::engine::{EngineHandle, Listener, Progress, ReportView, Request, Thinker, Thought};
 use cabra::game::Move;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -56,11 +56,54 @@ pub fn levels_json() -> Value {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EngineRequest {
-    level: Option<u8>,
+    pub(super) level: Option<u8>,
     /// Level whose rating is nearest to this.
-    elo: Option<i32>,
+    pub(super) elo: Option<i32>,
     /// The players the engine plays (1, 2, both or none).
-    sides: Option<Vec<u8>>,
+    pub(super) sides: Option<Vec<u8>>,
+}
+
+impl EngineRequest {
+    /// The level and the sides asked for, checked.
+    pub fn settings(&self) -> Result<(Option<u8>, Option<[bool; 2]>), ApiError> {
+        let level = match (self.level, self.elo) {
+            (Some(_), Some(_)) => return Err(ApiError::bad("give `level` or `elo`, not both")),
+            (Some(n), None) if n > TOP => {
+                return Err(ApiError::bad(format!(
+                    "level {n}: the levels are 0 to {TOP} (GET /api/info lists them)"
+                )));
+            }
+            (Some(n), None) => Some(n),
+            (None, Some(e)) => Some(Level::nearest(e).number),
+            (None, None) => None,
+        };
+        let sides = match &self.sides {
+            None => None,
+            Some(list) => {
+                let mut sides = [false; 2];
+                for &n in list {
+                    if !(1..=2).contains(&n) {
+                        return Err(ApiError::bad(format!("side {n}: the players are 1 and 2")));
+                    }
+                    sides[usize::from(n) - 1] = true;
+                }
+                Some(sides)
+            }
+        };
+        Ok((level, sides))
+    }
+}
+
+/// Makes `engine` play at level `n` (the top gets the full engine's threads).
+pub fn set_level(app: &App, engine: &EngineHandle, n: u8) {
+    let mut config = engine.config();
+    config.set_level(n);
+    if Level::get(n).is_some_and(Level::is_top) {
+        config.threads = Some(app.top_threads);
+    }
+    if config != engine.config() {
+        engine.set_config(config);
+    }
 }
 
 /// `POST /api/games/{id}/engine`: sets the game's strength level and
@@ -70,49 +113,25 @@ pub async fn engine(
     Path(id): Path<String>,
     Json(req): Json<EngineRequest>,
 ) -> Result<axum::Json<Value>, ApiError> {
-    let level = match (req.level, req.elo) {
-        (Some(_), Some(_)) => return Err(ApiError::bad("give `level` or `elo`, not both")),
-        (Some(n), None) if n > TOP => {
-            return Err(ApiError::bad(format!(
-                "level {n}: the levels are 0 to {TOP} (GET /api/info lists them)"
-            )));
-        }
-        (Some(n), None) => Some(n),
-        (None, Some(e)) => Some(Level::nearest(e).number),
-        (None, None) => None,
-    };
-    let sides = match &req.sides {
-        None => None,
-        Some(list) => {
-            let mut sides = [false; 2];
-            for &n in list {
-                if !(1..=2).contains(&n) {
-                    return Err(ApiError::bad(format!("side {n}: the players are 1 and 2")));
-                }
-                sides[usize::from(n) - 1] = true;
-            }
-            Some(sides)
-        }
-    };
+    let (level, sides) = req.settings()?;
     let game = app.store.get(&id)?;
     let mut g = lock(&game);
     if let Some(n) = level {
         // The engine's configuration changes between searches only.
         g.ensure_idle()?;
         g.stop_ponder();
-        let mut config = g.engine.config();
-        config.set_level(n);
-        if Level::get(n).is_some_and(Level::is_top) {
-            config.threads = Some(app.top_threads);
-        }
-        if config != g.engine.config() {
-            g.engine.set_config(config);
-        }
+        set_level(&app, &g.engine, n);
     }
-    if let Some(sides) = sides {
+    if let Some(sides) = sides.filter(|&s| s != g.engine_sides) {
+        // Who plays is the page's: no new version (an engine move the
+        // page asked for at this version goes on), but no ponder of a
+        // turn that is no longer a human's against the engine.
+        g.stop_ponder();
         g.engine_sides = sides;
     }
-    g.changed();
+    if level.is_some() {
+        g.changed();
+    }
     super::ponder::maybe(&app, &game, &mut g);
     Ok(axum::Json(state_json(&g)))
 }

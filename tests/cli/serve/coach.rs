@@ -63,6 +63,19 @@ fn the_levels_are_listed_and_a_games_level_plays_its_iterations() {
         Some(json!({ "elo": LEVELS[5].elo + 1 })),
     );
     assert_eq!(v["level"], 5);
+    // A new game can start at a level, with its sides.
+    let (status, v) = s.json(
+        "POST",
+        "/api/games",
+        Some(json!({ "level": 4, "sides": [1], "rules": "bridget" })),
+    );
+    assert_eq!(status, 201, "{v}");
+    assert_eq!(
+        (v["level"].as_u64(), &v["engine_sides"]),
+        (Some(4), &json!([1]))
+    );
+    let (status, v) = s.json("POST", "/api/games", Some(json!({ "level": 12 })));
+    assert_eq!(status, 400, "{v}");
     // Bad requests say why.
     for (body, says) in [
         (json!({ "level": 99 }), "the levels are 0 to"),

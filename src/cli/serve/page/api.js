@@ -35,7 +35,8 @@ const game = (id, rest) => `/api/games/${encodeURIComponent(id)}${rest}`;
 export const api = {
   shapes: () => call('GET', '/api/shapes'),
   info: () => call('GET', '/api/info'),
-  create: () => call('POST', '/api/games', {}),
+  // A new game, with the engine as `engine` sets it (`level`, `sides`).
+  create: (engine = {}) => call('POST', '/api/games', engine),
   get: (id) => call('GET', game(id, '')),
   place: (id, body) => call('POST', game(id, '/place'), body),
   undo: (id) => call('POST', game(id, '/undo'), {}),

@@ -536,9 +536,9 @@ async function openGame() {
   const saved = sessionStorage.getItem(KEY);
   let game = null;
   if (saved) { try { game = await api.get(saved); } catch (_) { game = null; } }
-  if (!game) game = await api.create();
   // The tab's level and players hold in a game new to it, or reloaded.
-  game = await coach.apply(game);
+  if (game) game = await coach.apply(game);
+  else game = await api.create(coach.wanted());
   ui.id = game.id;
   ui.game = null;
   forgetThought();

@@ -39,6 +39,12 @@ export function makeCoach({ ui, api, $, note, redraw, show, budget, recover }) {
     }
   }
 
+  // A new game's engine, as this tab has it.
+  function wanted() {
+    const level = saved();
+    return level === null ? { sides: sides() } : { sides: sides(), level };
+  }
+
   // The game's engine as this tab has it: its level and sides (after a
   // game is opened, restored or replaced).
   async function apply(game) {
@@ -94,5 +100,5 @@ export function makeCoach({ ui, api, $, note, redraw, show, budget, recover }) {
     }
   }
 
-  return { fill, apply, players, draw, ghosts, hint };
+  return { fill, wanted, apply, players, draw, ghosts, hint };
 }

@@ -100,7 +100,7 @@ play the engine expects. Ctrl-C stops the search early and shows what it found s
         cmd: Cmd::Hint,
         names: &["hint"],
         args: "",
-        summary: "the engine's suggestion for your placement, shown on the board",
+        summary: "the engine's suggestion, drawn on the board",
         details: "Searches the position with the full engine (whatever level you play against) and the
 current budget, then draws the placement it suggests into the board as capitals, without
 playing it: type it to play it. A saved game records how many hints were taken (`# hints: N`).",

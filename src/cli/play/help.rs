@@ -46,7 +46,7 @@ pub fn help_list(width: usize, rules: cabra::game::Rules) -> String {
     }
     // The special moves of these rules, which are moves, not commands.
     let special = match (rules.swap, rules.time_machine()) {
-        (true, true) => Some("`swap` (player 2's first turn) and `tm` (the time machine)"),
+        (true, true) => Some("`swap` or `tm`"),
         (true, false) => Some("`swap` (player 2's first turn)"),
         (false, true) => Some("`tm` (the time machine)"),
         (false, false) => None,

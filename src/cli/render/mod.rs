@@ -221,7 +221,11 @@ pub fn render(pos: &Position, view: &View) -> String {
             };
             count.push_str(&format!(", time machine {used}"));
         }
-        let _ = writeln!(out, "{name}: left {}; {count}", left.join(" "));
+        // `wrap` measures what the terminal shows: colours take no room.
+        out.push_str(&wrap(
+            &format!("{name}: left {}; {count}", left.join(" ")),
+            view.width,
+        ));
     }
     if !pos.rules().is_default() {
         let _ = writeln!(out, "rules: {}", pos.rules());

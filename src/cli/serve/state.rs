@@ -308,7 +308,7 @@ mod tests {
             "{why}"
         );
         assert!(
-            why.ends_with("; x = 8 is past the east edge (x and y run from 0 to 7)"),
+            why.ends_with("; x = 9 is past the east edge (x and y run from 0 to 7)"),
             "{why}"
         );
     }

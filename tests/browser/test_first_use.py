@@ -4,7 +4,8 @@ failing: how to place a piece and the typed placement on a phone, the
 pieces never over a board, an analysis's result brought into view and
 its review beside the board, a piece aimed at an edge, engine against
 engine with no refused request, the Engine panel and the header in
-800 px, the board's labels and marks.
+800 px, the Players panel and the Opponent selector in 800 px too, the
+board's labels and marks.
 
 Usage: test_first_use.py URL CABRA_BINARY (as test_screens.py, whose
 helpers it uses). Screenshots go to target/screenshots/first-*.png. The
@@ -191,6 +192,52 @@ def test_the_engine_panel_and_the_header_fit_in_800_px(browser, size):
     assert not cut, f"cut off: {cut}"
     shot(page, "04-thinking")
     page.click("#stop")
+    assert not page.errors, page.errors
+
+
+def whole_on_screen(page, selectors, when):
+    """Each of `selectors` whole on the first screen, unscrolled."""
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_timeout(100)
+    found = page.evaluate("""(sels) => sels.map((s) => { const r = document.querySelector(s).getBoundingClientRect();
+        return { s, left: r.left, top: r.top, right: r.right, bottom: r.bottom }; })""", selectors)
+    width, height = page.evaluate("[innerWidth, innerHeight]")
+    for b in found:
+        assert b["top"] >= -0.5 and b["left"] >= -0.5 and b["bottom"] <= height + 0.5 and b["right"] <= width + 0.5, \
+            f"{when}: {b['s']} is not whole on the {width}x{height} screen without scrolling: {b}"
+
+
+@only("desktop")
+def test_the_players_and_the_opponent_fit_in_800_px(browser, size):
+    page = open_page(browser, size)
+    # Who plays which side, and at what strength, on the first screen:
+    # on a new page,
+    panels = ["#players-panel", "#p1", "#p2", "#opponent", "#level", "#engine-panel"]
+    whole_on_screen(page, panels, "a new page")
+    shot(page, "06-players")
+    # with a long status (the newcomer's line shown), the Opponent
+    # selector on the status's row,
+    set_players(page, "human", "human")
+    play(page, "L T0 330")
+    press(page, "#undo")
+    wait_ply(page, 0)
+    expect(page.locator("#status")).to_have_text("In progress, player 1 to move (the start; 1 move in the line)")
+    expect(page.locator("#level-help")).to_be_visible()
+    whole_on_screen(page, panels, "a long status")
+    row = page.evaluate("""['#status', '#level'].map((s) => {
+        const r = document.querySelector(s).getBoundingClientRect(); return { top: r.top, bottom: r.bottom }; })""")
+    assert row[1]["top"] < row[0]["bottom"], f"the Opponent selector is under the status: {row}"
+    # and once the engine has answered, with its line and a hint counted.
+    press(page, "#new")
+    page.wait_for_function("window.cabra.ui.game.length === 0")
+    set_players(page, "human", "engine")
+    play(page, "L T0 330")
+    wait_ply(page, 2)
+    expect(page.locator("#live-line")).to_contain_text("Best line")
+    press(page, "#hint")
+    expect(page.locator("#hints")).to_have_text("Hints this game: 1.")
+    whole_on_screen(page, panels, "the engine's answer and a hint")
+    shot(page, "07-players-in-play")
     assert not page.errors, page.errors
 
 

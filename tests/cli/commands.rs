@@ -152,6 +152,8 @@ fn usage_errors_exit_non_zero_without_panicking() {
         &["perft", "--depth", "x"][..],
         &["bench", "--games", "-3"][..],
         &["bench", "--seconds", "0"][..],
+        &["bench", "--threads", "x"][..],
+        &["bench", "--threads", "999"][..],
         &["nonsense"][..],
     ] {
         let o = cabra(args);
@@ -286,6 +288,27 @@ fn bench_with_a_seed_is_reproducible() {
         signature(&c),
         "another seed, another game sample"
     );
+}
+
+#[test]
+fn bench_threads_measures_each_count_and_advises_one() {
+    let out = ok(&["bench", "--threads", "2", "--seconds", "0.2", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    let threads: Vec<u64> = rows
+        .iter()
+        .map(|r| r["threads"].as_u64().unwrap())
+        .collect();
+    assert_eq!(threads, [1, 2]);
+    for r in rows {
+        assert!(r["iterations_per_second"].as_f64().unwrap() > 0.0, "{r}");
+    }
+    assert_eq!(rows[0]["speedup"].as_f64(), Some(1.0));
+    assert!(threads.contains(&v["recommended"].as_u64().unwrap()), "{v}");
+    // The table says what to use.
+    let text = ok(&["bench", "--threads", "1", "--seconds", "0.1"]);
+    assert!(text.contains("threads  iterations/s  speedup"), "{text}");
+    assert!(text.contains("use --threads 1"), "{text}");
 }
 
 #[test]

@@ -480,4 +480,6 @@ impl<G: Game> Worker<G> {
 }
 
 #[cfg(test)]
+mod stress;
+#[cfg(test)]
 mod tests;

@@ -4,7 +4,7 @@
 #   scripts/package.sh BINARY TARGET VERSION DIR
 #
 # writes DIR/cabra-VERSION-TARGET.tar.gz, holding the directory
-# cabra-VERSION-TARGET/ with cabra, README.md, CHANGELOG.md and the user
+# cabra-VERSION-TARGET/ with cabra, LICENSE, README.md, CHANGELOG.md and the user
 # docs, docs/*.md (the README, the help texts and the docs link to them
 # by those paths; docs/research/ stays out), and
 # DIR/cabra-VERSION-TARGET.tar.gz.sha256 in the format
@@ -28,10 +28,11 @@ stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/$name/docs"
 cp "$bin" "$stage/$name/cabra"
-cp "$repo/README.md" "$repo/CHANGELOG.md" "$stage/$name/"
+cp "$repo/LICENSE" "$repo/README.md" "$repo/CHANGELOG.md" "$stage/$name/"
 cp "$repo"/docs/*.md "$stage/$name/docs/"
 chmod 755 "$stage/$name/cabra" "$stage/$name/docs"
-chmod 644 "$stage/$name/README.md" "$stage/$name/CHANGELOG.md" "$stage/$name"/docs/*.md
+chmod 644 "$stage/$name/LICENSE" "$stage/$name/README.md" "$stage/$name/CHANGELOG.md" \
+    "$stage/$name"/docs/*.md
 (cd "$stage" && tar -czf "$dist/$name.tar.gz" "$name")
 
 if command -v sha256sum >/dev/null; then

@@ -93,7 +93,7 @@ archive="$("$repo/scripts/package.sh" "$tmp/cabra" x86_64-unknown-linux-gnu 9.8.
 check "package: the archive's path" "$tmp/dist/cabra-9.8.7-x86_64-unknown-linux-gnu.tar.gz" "$archive"
 docs="$(for f in "$repo"/docs/*.md; do echo "cabra-9.8.7-x86_64-unknown-linux-gnu/docs/${f##*/}"; done)"
 check "package: the archive's contents" \
-    "$(printf '%s\n' cabra-9.8.7-x86_64-unknown-linux-gnu/ cabra-9.8.7-x86_64-unknown-linux-gnu/{CHANGELOG.md,README.md,cabra,docs/} "$docs" | sort)" \
+    "$(printf '%s\n' cabra-9.8.7-x86_64-unknown-linux-gnu/ cabra-9.8.7-x86_64-unknown-linux-gnu/{CHANGELOG.md,LICENSE,README.md,cabra,docs/} "$docs" | sort)" \
     "$(tar -tzf "$archive" | sort)"
 check "package: sha256sum -c accepts the .sha256 file" \
     "cabra-9.8.7-x86_64-unknown-linux-gnu.tar.gz: OK" \

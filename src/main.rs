@@ -34,7 +34,7 @@ enum Command {
     /// Count legal placement sequences of a given length (move generator check).
     #[command(allow_negative_numbers = true)]
     Perft(cli::perft_cmd::PerftArgs),
-    /// Play random games from the empty board and report the speed.
+    /// Measure speed: random games, or the search by thread count.
     #[command(allow_negative_numbers = true)]
     Bench(cli::bench::BenchArgs),
     /// Search a position (the end of a .caminos file, or the empty board) and report the best move.

@@ -171,9 +171,11 @@ fn run_threads(args: &BenchArgs, max: usize) -> anyhow::Result<()> {
     let mut best = vec![0.0f64; counts.len()];
     for _ in 0..SCALING_RUNS {
         for (k, &threads) in counts.iter().enumerate() {
-            let mut config = EngineConfig::default();
-            config.threads = Some(threads);
-            config.seed = Some(args.seed);
+            let config = EngineConfig {
+                threads: Some(threads),
+                seed: Some(args.seed),
+                ..EngineConfig::default()
+            };
             let engine = EngineHandle::new(config, &defaults::SEARCH);
             let request = Request::new(start).limits(Budget::time(seconds)).fresh();
             let thought = engine

@@ -90,7 +90,6 @@ fn stress<G: Game + Hash + Eq + Debug>(
             .collect();
         runs.into_iter().map(|r| r.join().unwrap()).sum()
     });
-    drop(shared);
     if !w.solved() {
         assert_eq!(done, iterations);
     }

@@ -92,6 +92,12 @@ fn stress<G: Game + Hash + Eq + Debug>(
     });
     if !w.solved() {
         assert_eq!(done, iterations);
+        let below: u32 = w.tree.children(ROOT).iter().map(|c| c.visits).sum();
+        assert_eq!(
+            u64::from(below),
+            done,
+            "every iteration passes through a root move"
+        );
     }
     assert_eq!(u64::from(w.tree.node(ROOT).visits), done, "root visits");
     let mut nodes = Vec::new();
@@ -149,6 +155,7 @@ fn many_threads_keep_the_tree_whole_and_its_proofs_right() {
         stress(Hex::<4>::new(), &plain, threads, (60_000, 3), 10);
     }
     // Hex 5x5: a root of 25 children and deep lines, moved blocks.
+    stress(Hex::<5>::new(), &plain, 2, (40_000, 3), 8);
     stress(Hex::<5>::new(), &plain, 8, (60_000, 4), 8);
 }
 

@@ -58,57 +58,6 @@ fn threads_sharing_a_tree_run_the_iteration_limit_together() {
     assert_eq!(w.tree.node(ROOT).visits, 3_000);
 }
 
-#[test]
-fn threads_sharing_a_tree_leave_every_count_whole() {
-    // Two threads grow one tree, each with its lanes; while one plans an
-    // expansion or plays out, the other moves blocks of the path's nodes.
-    // Every visit must end up counted once, with its reward, on the nodes
-    // the lane really walked through.
-    let config = SearchConfig::default();
-    let root = Hex::<5>::new();
-    let mut w = Worker::new(&root, &config, 3, 1 << 20);
-    // They share one reply table, as the searcher's threads do.
-    let table = reply_table::<Hex<5>>(true);
-    let mut walks: Vec<_> = (0..2 * LANES as u64)
-        .map(|i| Walk::new(&(), i, table.clone()))
-        .collect();
-    let limits = crate::search::Limits::none();
-    let stop = Stopper::new(&limits, std::time::Instant::now());
-    let shared = Shared::new(&mut w);
-    let done: u64 = std::thread::scope(|s| {
-        let runs: Vec<_> = walks
-            .chunks_mut(LANES)
-            .map(|thread| {
-                let (shared, root, stop) = (&shared, &root, &stop);
-                s.spawn(move || Worker::run_shared(shared, thread, root, 40_000, u64::MAX, stop))
-            })
-            .collect();
-        runs.into_iter().map(|r| r.join().unwrap()).sum()
-    });
-    assert_eq!(done, 40_000);
-    let mut nodes = Vec::new();
-    walk(&w.tree, ROOT, &mut nodes);
-    assert_eq!(w.tree.node(ROOT).visits, 40_000);
-    for &i in &nodes {
-        let n = w.tree.node(i);
-        assert!(n.wins2 <= 2 * n.visits, "node {i}");
-        // Expansions planned outside the lock were all carried out or
-        // dropped, and none added a move another thread had added.
-        assert!(!n.expanding(), "node {i} is still being expanded");
-        let mut moves: Vec<u16> = w.tree.children(i).iter().map(|c| c.mv).collect();
-        moves.sort_unstable();
-        let len = moves.len();
-        moves.dedup();
-        assert_eq!(moves.len(), len, "node {i} has a move twice");
-        let below: u32 = w.tree.children(i).iter().map(|c| c.visits).sum();
-        // A node's visits are those through its children, plus the
-        // playout that created it and the iterations that ended at it.
-        assert!(below <= n.visits, "node {i}: {below} > {}", n.visits);
-    }
-    let below: u32 = w.tree.children(ROOT).iter().map(|c| c.visits).sum();
-    assert_eq!(below, 40_000, "every iteration passes through a root move");
-}
-
 /// Hex whose odd cells rank below its even ones, for the move order by rank.
 #[derive(Clone, Copy, Debug)]
 struct RankedHex(Hex<5>);

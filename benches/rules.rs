@@ -2,7 +2,7 @@
 //! test, random move drawing, play/undo. Mid-game positions are reached by
 //! seeded random play so every run measures the same positions.
 
-use cabra::game::{MoveList, Player, Position};
+use cabra::game::{PlacementList, Player, Position};
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -21,16 +21,16 @@ fn rules(c: &mut Criterion) {
     });
 
     let mid = midgame(12, 3);
-    let mut list = MoveList::new();
+    let mut list = PlacementList::new();
     c.bench_function("legal_moves at ply 12", |b| {
         b.iter(|| {
-            black_box(&mid).legal_moves(&mut list);
+            black_box(&mid).legal_placements(&mut list);
             black_box(list.len())
         })
     });
     c.bench_function("legal_moves on the empty board", |b| {
         b.iter(|| {
-            black_box(&start).legal_moves(&mut list);
+            black_box(&start).legal_placements(&mut list);
             black_box(list.len())
         })
     });
@@ -57,12 +57,12 @@ fn rules(c: &mut Criterion) {
     c.bench_function("completes_bridge after a placement at ply 20", |b| {
         b.iter(|| cabra::game::bridge::completes_bridge(black_box(own), opp, last))
     });
-    mid.legal_moves(&mut list);
+    mid.legal_placements(&mut list);
     let some = list[list.len() / 2];
     c.bench_function("play + undo at ply 12", |b| {
         b.iter(|| {
             let mut p = mid;
-            p.play(black_box(some));
+            p.play_unchecked(black_box(some));
             p.undo()
         })
     });

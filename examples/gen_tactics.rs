@@ -32,7 +32,7 @@ fn main() {
         let stop = 6 + (games % 12);
         while !pos.status().is_over() && pos.plies() < stop {
             let m = pos.random_move(&mut rng).unwrap();
-            pos.play(m);
+            pos.play_unchecked(m);
         }
         if pos.status().is_over() {
             continue;

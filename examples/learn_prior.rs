@@ -83,13 +83,15 @@ fn main() {
                 if let (true, Move::Place(p)) = (ply >= skip && name == player, m) {
                     let ctx = Context::new(&pos);
                     let mut counts: HashMap<u32, u32> = HashMap::new();
-                    pos.for_each_legal(|q| *counts.entry(key(&ctx.features(q))).or_default() += 1);
+                    pos.for_each_legal_placement(|q| {
+                        *counts.entry(key(&ctx.features(q))).or_default() += 1
+                    });
                     decisions.push(Decision {
                         chosen: key(&ctx.features(p)),
                         keys: counts.into_iter().collect(),
                     });
                 }
-                pos.play_move(m);
+                pos.play_move_unchecked(m);
             }
         }
     }

@@ -53,7 +53,7 @@ fn measure(threads: usize, start: usize, secs: f64, rank: usize) -> (u64, u64) {
         let t = engine
             .search(Request::new(*pos).limits(Budget::iterations(20_000)))
             .expect("a search");
-        pos.play_move(t.report.best.expect("a move"));
+        pos.play_move_unchecked(t.report.best.expect("a move"));
     };
     for _ in 0..start {
         play(&mut pos);
@@ -63,7 +63,7 @@ fn measure(threads: usize, start: usize, secs: f64, rank: usize) -> (u64, u64) {
     std::thread::sleep(Duration::from_secs_f64(secs));
     let pondered = job.stop_and_wait().expect("the ponder");
     let reply: Move = pondered.report.top[rank.min(pondered.report.top.len() - 1)].mv;
-    pos.play_move(reply);
+    pos.play_move_unchecked(reply);
     let request = Request::new(pos)
         .limits(Budget::iterations(1))
         .top_moves(MOVE_COUNT);

@@ -22,11 +22,11 @@
 //! // Player 1 builds column x = 3 from the north edge to the south edge;
 //! // player 2's two O pieces stay in a corner.
 //! for text in ["L T90 200", "O T0 660", "L T90 230", "O T0 640", "O T0 260"] {
-//!     pos.try_play(parse_placement(text)?)?;
+//!     pos.play(parse_placement(text)?)?;
 //! }
 //! assert_eq!(pos.status(), Status::Won { winner: Player::One, by: WinReason::Bridge });
 //! // Nothing may be placed after the end.
-//! assert!(pos.try_play(parse_placement("T T0 000")?).is_err());
+//! assert!(pos.play(parse_placement("T T0 000")?).is_err());
 //! # Ok(())
 //! # }
 //! ```

@@ -12,7 +12,7 @@ pub fn midgame(plies: usize, seed: u64) -> Position {
         let mut pos = Position::new();
         while pos.plies() < plies && !pos.status().is_over() {
             let p = pos.random_move(&mut rng).expect("a legal move");
-            pos.play(p);
+            pos.play_unchecked(p);
         }
         if pos.plies() == plies && !pos.status().is_over() {
             return pos;

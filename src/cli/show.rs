@@ -52,7 +52,7 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<()> {
         let columns = (0..8u8)
             .map(|y| {
                 (0..8u8)
-                    .map(|x| match pos.top(x, y) {
+                    .map(|x| match pos.top(x, y).ok().flatten() {
                         Some((p, z)) => format!("{} {}", p.number(), z + 1),
                         None => "- 0".to_string(),
                     })

@@ -37,12 +37,12 @@ impl Game for Position {
 
     #[inline(always)]
     fn move_from_id(id: usize) -> Move {
-        Move::from_id(id)
+        Move::from_id_unchecked(id)
     }
 
     #[inline(always)]
     fn is_legal(&self, mv: Move) -> bool {
-        self.is_legal_move(mv)
+        self.is_legal(mv)
     }
 
     #[inline(always)]
@@ -52,13 +52,12 @@ impl Game for Position {
 
     fn legal_moves(&self, buf: &mut Vec<Move>) {
         buf.clear();
-        self.for_each_legal(|p| buf.push(Move::Place(p)));
-        self.for_each_special(|m| buf.push(m));
+        self.for_each_legal(|m| buf.push(m));
     }
 
     #[inline(always)]
     fn play(&mut self, mv: Move) {
-        self.play_move(mv);
+        self.play_move_unchecked(mv);
     }
 
     #[inline(always)]
@@ -74,7 +73,7 @@ impl Game for Position {
             Move::Place(p) => {
                 self.place_in_playout(p);
             }
-            m => self.play_move(m),
+            m => self.play_move_unchecked(m),
         }
     }
 
@@ -87,7 +86,7 @@ impl Game for Position {
         last: Option<usize>,
         record: &mut dyn FnMut(usize),
     ) -> Outcome {
-        let last = last.and_then(|id| Move::from_id(id).placement());
+        let last = last.and_then(|id| Move::from_id_unchecked(id).placement());
         let s = policy.run(self, rng, replies, last, |p| record(p.index()));
         outcome(s).expect("a playout ends the game")
     }

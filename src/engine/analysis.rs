@@ -195,7 +195,7 @@ fn measured(
         return value_after(eval, after, mover);
     }
     let mut next = *after;
-    next.play_move(best);
+    next.play_move_unchecked(best);
     let e = search(thinker, &next);
     value_after(e.as_ref(), &next, mover)
 }
@@ -224,7 +224,7 @@ pub fn analyze(
     let mut positions = vec![Position::with_rules(pos.rules())];
     for &m in history {
         let mut next = *positions.last().expect("not empty");
-        next.play_move(m);
+        next.play_move_unchecked(m);
         positions.push(next);
     }
     let mut search = |thinker: &mut Thinker, p: &Position| {
@@ -263,7 +263,7 @@ pub fn analyze(
             (after, eval.proven.or(proven_after))
         } else {
             let mut alt = positions[i];
-            alt.play_move(best);
+            alt.play_move_unchecked(best);
             let alt_eval = search(thinker, &alt);
             let (v, p) = measured(thinker, &mut search, &alt, alt_eval.as_ref(), mover);
             let proven = eval.proven.or(p);

@@ -15,7 +15,7 @@
 use std::sync::OnceLock;
 
 use crate::game::{
-    MAX_PLIES, MoveList, PLACEMENT_COUNT, Placement, Player, Position, Status, Variant,
+    MAX_PLIES, PLACEMENT_COUNT, Placement, PlacementList, Player, Position, Status, Variant,
 };
 
 /// A game-theoretic value for the side to move: -1, 0 or 1.
@@ -104,7 +104,7 @@ pub fn hash(pos: &Position) -> u64 {
 pub struct Endgame {
     table: Vec<[u64; 2]>,
     history: Vec<u32>,
-    lists: Vec<MoveList>,
+    lists: Vec<PlacementList>,
     nodes: u64,
     limit: u64,
 }
@@ -138,7 +138,7 @@ impl Endgame {
 
     /// Bytes held (the table once a search has used it).
     pub fn bytes(&self) -> usize {
-        self.table.capacity() * 16 + self.lists.capacity() * std::mem::size_of::<MoveList>()
+        self.table.capacity() * 16 + self.lists.capacity() * std::mem::size_of::<PlacementList>()
     }
 
     /// Nodes searched by the last call.
@@ -167,7 +167,7 @@ impl Endgame {
         }
         if self.table.is_empty() {
             self.table = vec![[0; 2]; 1 << TABLE_BITS];
-            self.lists = (0..=MAX_PLIES).map(|_| MoveList::new()).collect();
+            self.lists = (0..=MAX_PLIES).map(|_| PlacementList::new()).collect();
         }
         self.nodes = 0;
         self.limit = max_nodes;
@@ -234,7 +234,7 @@ impl Endgame {
         // region may stop it; the rest lose at once.
         let region = pos.threat().map(|t| pos.defence_region(t));
         let mut list = std::mem::take(&mut self.lists[ply]);
-        pos.legal_moves(&mut list);
+        pos.legal_placements(&mut list);
         let mover = pos.to_move();
         let side = mover.index();
         let k = keys();
@@ -273,7 +273,7 @@ impl Endgame {
         for &(_, id) in order.iter() {
             let p = Placement(id);
             let mut child = *pos;
-            child.play(p);
+            child.play_unchecked(p);
             let v = match child.status() {
                 Status::Ongoing => {
                     let ch = h ^ k[p.index()][side] ^ k[PLACEMENT_COUNT][1];
@@ -338,7 +338,7 @@ mod tests {
             for left in 1..=4 {
                 let mut pos = Position::new();
                 for &p in &all[..all.len() - left] {
-                    pos.play(p);
+                    pos.play_unchecked(p);
                 }
                 out.push(pos);
             }
@@ -348,13 +348,13 @@ mod tests {
 
     /// Plain minimax to the end, no pruning, no table.
     fn minimax(pos: &Position) -> Value {
-        let mut list = MoveList::new();
-        pos.legal_moves(&mut list);
+        let mut list = PlacementList::new();
+        pos.legal_placements(&mut list);
         let me = pos.to_move();
         list.iter()
             .map(|&p| {
                 let mut c = *pos;
-                c.play(p);
+                c.play_unchecked(p);
                 value_after(&c, me)
             })
             .max()
@@ -384,7 +384,7 @@ mod tests {
             let (v, best) = e.solve(&pos, 10_000_000).expect("small endings are solved");
             assert_eq!(v, minimax(&pos), "{pos:?}");
             let mut c = pos;
-            c.play(best);
+            c.play_unchecked(best);
             assert_eq!(
                 value_after(&c, pos.to_move()),
                 v,
@@ -410,7 +410,7 @@ mod tests {
         let end = parse_game(include_str!("../../games/selfplay-perimeter-win.caminos")).unwrap();
         let mut pos = Position::new();
         for &p in &end.placements()[..20] {
-            pos.play(p);
+            pos.play_unchecked(p);
         }
         let mut e = Endgame::new();
         assert_eq!(e.solve(&pos, 50), None);
@@ -434,7 +434,7 @@ mod tests {
         let mut seen = std::collections::HashSet::new();
         for &p in end.placements() {
             h ^= k[p.index()][pos.to_move().index()] ^ k[PLACEMENT_COUNT][1];
-            pos.play(p);
+            pos.play_unchecked(p);
             assert_eq!(h, hash(&pos));
             assert!(seen.insert(h), "distinct positions, distinct keys");
         }
@@ -446,13 +446,13 @@ mod tests {
         let mut straight = Position::new();
         let mut swapped = Position::new();
         for (&p, &q) in [a1, b1, a2, b2].iter().zip(&[a2, b2, a1, b1]) {
-            straight.play(p);
-            swapped.play(q);
+            straight.play_unchecked(p);
+            swapped.play_unchecked(q);
         }
         assert_eq!(hash(&swapped), hash(&straight));
         let mut mixed = Position::new();
         for &p in &[a1, a2, b1, b2] {
-            mixed.play(p);
+            mixed.play_unchecked(p);
         }
         assert_ne!(hash(&mixed), hash(&straight), "the owners differ");
         let all = end.placements();
@@ -464,7 +464,7 @@ mod tests {
         // Under bridget, with the time machines unused, it declines.
         let mut late = bridget;
         for &p in &all[..all.len() - 2] {
-            late.play(p);
+            late.play_unchecked(p);
         }
         assert!(!late.status().is_over());
         assert_eq!(Endgame::new().solve(&late, 1_000_000), None);

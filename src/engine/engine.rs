@@ -458,7 +458,7 @@ pub(crate) mod tests {
         let all = game.placements();
         let mut pos = Position::new();
         for &p in &all[..all.len() - 2] {
-            pos.play(p);
+            pos.play_unchecked(p);
         }
         let (done, ended) = std::sync::mpsc::channel();
         std::thread::spawn(move || {

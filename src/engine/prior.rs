@@ -160,7 +160,7 @@ mod tests {
     fn features_of_a_piece_climbing_onto_the_opponent() {
         // Player 1's O covers columns (0,0), (1,0), (0,1), (1,1) at z = 0.
         let mut pos = Position::new();
-        pos.play(place("000 100 010 110"));
+        pos.play_unchecked(place("000 100 010 110"));
         let ctx = Context::new(&pos);
         // Player 2's upright Z: 200 and 201 beside the O, 101 on its cube
         // 100 (hiding it) and 102 on top.
@@ -189,8 +189,8 @@ mod tests {
     fn links_count_own_visible_cubes_only() {
         // Player 1 O at the corner, player 2 far off, player 1 to move.
         let mut pos = Position::new();
-        pos.play(place("000 100 010 110"));
-        pos.play(place("O T0 660"));
+        pos.play_unchecked(place("000 100 010 110"));
+        pos.play_unchecked(place("O T0 660"));
         let ctx = Context::new(&pos);
         // An O beside player 1's O links to 200's neighbours 100 and 110.
         let f = ctx.features(place("O T0 200"));
@@ -229,7 +229,7 @@ mod search_tests {
         let pos = parse_game(include_str!("../../games/midgame-9.caminos")).unwrap();
         let ctx = Context::new(&pos);
         let mut best = 0;
-        pos.for_each_legal(|p| best += usize::from(ctx.class(p) == 0));
+        pos.for_each_legal_placement(|p| best += usize::from(ctx.class(p) == 0));
         assert!(best >= 10, "the test needs a position with a best class");
         let n = (best / 2) as u64;
         let ranked = tried(&pos, true, n);

@@ -165,7 +165,7 @@ pub(crate) fn avoid_loss_in_one(pos: &Position, mut report: Report<Move>) -> Rep
     let mover = pos.to_move();
     let safe = |mv: Move| {
         let mut after = *pos;
-        if after.try_play_move(mv).is_err() {
+        if after.play(mv).is_err() {
             return false;
         }
         match after.status() {
@@ -248,7 +248,7 @@ fn drawn(
 fn keeps_draw(pos: &Position, mv: Move, endgame: &mut Endgame, stop: &dyn Fn() -> bool) -> bool {
     let mover = pos.to_move();
     let mut after = *pos;
-    if after.try_play_move(mv).is_err() {
+    if after.play(mv).is_err() {
         return false;
     }
     match after.status() {
@@ -282,7 +282,7 @@ mod tests {
             .into_iter()
             .filter(|&m| {
                 let mut p = *pos;
-                p.play_move(m);
+                p.play_move_unchecked(m);
                 p.winning_move().is_none()
             })
             .collect()
@@ -326,7 +326,7 @@ mod tests {
         assert_eq!((r.top[0].mv, r.top[0].proven), (best, Some(Proven::Draw)));
         // The exact search of the position after it: player 2 cannot win.
         let mut after = pos;
-        after.play_move(best);
+        after.play_move_unchecked(best);
         let (value, _) = Endgame::new().solve(&after, 10_000_000).unwrap();
         assert_eq!(value, 0, "{best} does not keep the draw");
     }

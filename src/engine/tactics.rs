@@ -155,7 +155,7 @@ pub fn solves(pos: &Position, kind: Kind, mv: Placement) -> bool {
     }
     let me = pos.to_move();
     let mut after = *pos;
-    after.play(mv);
+    after.play_unchecked(mv);
     if won_by(&after, me) {
         return true;
     }
@@ -175,7 +175,7 @@ pub fn forces_win_within(pos: &Position, mv: Placement, moves: u32) -> bool {
     }
     let me = pos.to_move();
     let mut after = *pos;
-    after.play(mv);
+    after.play_unchecked(mv);
     if won_by(&after, me) {
         return true;
     }
@@ -183,19 +183,19 @@ pub fn forces_win_within(pos: &Position, mv: Placement, moves: u32) -> bool {
         return false;
     }
     let mut ok = true;
-    after.for_each_legal(|r| {
+    after.for_each_legal_placement(|r| {
         if !ok {
             return;
         }
         let mut next = after;
-        next.play(r);
+        next.play_unchecked(r);
         ok = if next.status().is_over() {
             won_by(&next, me)
         } else if moves == 2 {
             next.winning_move().is_some()
         } else {
             let mut any = false;
-            next.for_each_legal(|m| {
+            next.for_each_legal_placement(|m| {
                 any = any || forces_win_within(&next, m, moves - 1);
             });
             any
@@ -208,7 +208,7 @@ pub fn forces_win_within(pos: &Position, mv: Placement, moves: u32) -> bool {
 /// `win2` only wins in exactly two moves.
 pub fn solutions(pos: &Position, kind: Kind) -> Vec<Placement> {
     let mut out = Vec::new();
-    pos.for_each_legal(|m| {
+    pos.for_each_legal_placement(|m| {
         let ok = match kind {
             Kind::Win2 => forces_win_within(pos, m, 2),
             _ => solves(pos, kind, m),
@@ -223,6 +223,6 @@ pub fn solutions(pos: &Position, kind: Kind) -> Vec<Placement> {
 /// Number of legal moves.
 pub fn legal_count(pos: &Position) -> usize {
     let mut n = 0;
-    pos.for_each_legal(|_| n += 1);
+    pos.for_each_legal_placement(|_| n += 1);
     n
 }

@@ -2,55 +2,79 @@
 
 use std::fmt;
 
-use super::notation::NotationError;
+use super::error::{NotationError, RangeError};
 
-/// A cell: `x` west to east (0..7), `y` north to south (0..7), `z` height (0..2).
+/// A cell of the volume: `x` west to east (0..7), `y` north to south
+/// (0..7), `z` height (0..2). It is always on the board: the checked
+/// [`Cell::new`] makes one.
+///
+/// ```
+/// use cabra::game::Cell;
+/// let c = Cell::new(1, 2, 0).unwrap();
+/// assert_eq!((c.x(), c.y(), c.z()), (1, 2, 0));
+/// assert_eq!(c.to_string(), "120");
+/// assert!(Cell::new(8, 0, 0).is_err());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Cell {
-    /// West (0) to east (7).
-    pub x: u8,
-    /// North (0) to south (7).
-    pub y: u8,
-    /// Height: 0 rests on the board, 2 is the top.
-    pub z: u8,
+    pub(crate) x: u8,
+    pub(crate) y: u8,
+    pub(crate) z: u8,
 }
 
 impl Cell {
-    /// A cell; the caller guarantees the coordinates are in range.
-    pub const fn new(x: u8, y: u8, z: u8) -> Cell {
+    /// The cell at `(x, y, z)`, or an error when it is off the board.
+    pub const fn new(x: u8, y: u8, z: u8) -> Result<Cell, RangeError> {
+        if x > 7 || y > 7 || z > 2 {
+            return Err(RangeError::Cell { x, y, z });
+        }
+        Ok(Cell { x, y, z })
+    }
+
+    /// A cell whose coordinates the caller knows are on the board.
+    #[inline(always)]
+    pub(crate) const fn at(x: u8, y: u8, z: u8) -> Cell {
+        debug_assert!(x < 8 && y < 8 && z < 3);
         Cell { x, y, z }
+    }
+
+    /// West (0) to east (7).
+    #[inline(always)]
+    pub const fn x(self) -> u8 {
+        self.x
+    }
+
+    /// North (0) to south (7).
+    #[inline(always)]
+    pub const fn y(self) -> u8 {
+        self.y
+    }
+
+    /// Height: 0 rests on the board, 2 is the top.
+    #[inline(always)]
+    pub const fn z(self) -> u8 {
+        self.z
     }
 
     /// The cell directly below (`None` at z = 0).
     pub fn below(self) -> Option<Cell> {
-        (self.z > 0).then(|| Cell::new(self.x, self.y, self.z - 1))
+        (self.z > 0).then(|| Cell::at(self.x, self.y, self.z - 1))
     }
 
     /// The cell directly above (`None` at z = 2).
     pub fn above(self) -> Option<Cell> {
-        (self.z < 2).then(|| Cell::new(self.x, self.y, self.z + 1))
+        (self.z < 2).then(|| Cell::at(self.x, self.y, self.z + 1))
     }
 
-    /// Parses three digits `XYZ`; the error says which coordinate is out of range.
-    pub fn from_digits(d: [u8; 3]) -> Result<Cell, NotationError> {
-        let [x, y, z] = d;
-        let text = format!("{x}{y}{z}");
-        if x > 7 {
-            return Err(NotationError(format!(
-                "cube {text} is off the board: x must be 0 to 7"
-            )));
-        }
-        if y > 7 {
-            return Err(NotationError(format!(
-                "cube {text} is off the board: y must be 0 to 7"
-            )));
-        }
-        if z > 2 {
-            return Err(NotationError(format!(
-                "cube {text} is off the board: z must be 0 to 2"
-            )));
-        }
-        Ok(Cell::new(x, y, z))
+    /// Every cell of the volume, by height, then row, then column.
+    pub fn all() -> impl Iterator<Item = Cell> {
+        (0..3u8).flat_map(|z| (0..8u8).flat_map(move |y| (0..8u8).map(move |x| Cell::at(x, y, z))))
+    }
+
+    /// Reads three digits `XYZ`; the error says which coordinate is out of range.
+    pub fn from_digits(digits: [u8; 3]) -> Result<Cell, NotationError> {
+        let [x, y, z] = digits;
+        Cell::new(x, y, z).map_err(|_| NotationError::CubeOffBoard { digits })
     }
 }
 

@@ -95,10 +95,10 @@ impl GameLine {
     /// `m` is its next move, and dropped otherwise.
     pub fn play(&mut self, m: Move) -> Result<(), PlacementError> {
         if self.ahead().first() == Some(&m) {
-            self.pos.play_move(m);
+            self.pos.play_move_unchecked(m);
             return Ok(());
         }
-        self.pos.try_play_move(m)?;
+        self.pos.play(m)?;
         self.end = self.pos;
         Ok(())
     }
@@ -111,7 +111,7 @@ impl GameLine {
     /// Plays the next move of the line again.
     pub fn redo(&mut self) -> Option<Move> {
         let m = *self.ahead().first()?;
-        self.pos.play_move(m);
+        self.pos.play_move_unchecked(m);
         Some(m)
     }
 

@@ -25,12 +25,11 @@ mod threats;
 
 pub use bitboard::Volume;
 pub use cell::Cell;
-pub use error::{PlacementError, RecordError};
+pub use error::{LineError, NotationError, PlacementError, RangeError, RecordError, beyond};
 pub use line::{GameLine, PastTheEnd};
-pub use movegen::{MoveList, below};
+pub use movegen::{FixedList, MoveList, PlacementList, below};
 pub use notation::{
-    NotationError, beyond, cells_from_digits, parse_move, parse_placement,
-    parse_placement_or_cells, placement_from_cells,
+    cells_from_digits, parse_move, parse_placement, parse_placement_or_cells, placement_from_cells,
 };
 pub use orientation::{Face, Orientation};
 pub use piece::Piece;

@@ -1,20 +1,30 @@
-//! Legal placements: testing one, listing all, and drawing one at random.
+//! Legal moves: testing one, listing all, and drawing one at random.
 //!
 //! Listing uses one mask of legal positions per shape (see `shape_masks`).
 
 use rand::RngCore;
 
 use super::position::Position;
+use super::rules::{MOVE_COUNT, Move};
 use super::shape::SHAPE_COUNT;
 use super::shape_masks::{PIECE_SHAPE_START, Sources, piece_positions};
 use super::table::{PLACEMENT_COUNT, Placement, table};
 
-/// A fixed-capacity list of placements, filled without allocating.
+/// A fixed-capacity list of `T`, filled without allocating.
 #[derive(Clone)]
-pub struct MoveList {
-    moves: [Placement; PLACEMENT_COUNT],
+pub struct FixedList<T: Copy, const N: usize> {
+    items: [T; N],
     len: usize,
 }
+
+/// Every legal move of a position: placements in table order, then
+/// `swap` and `tm` where the rules allow them ([`Position::legal_moves`]).
+pub type MoveList = FixedList<Move, MOVE_COUNT>;
+
+/// The legal placements of a position, in table order
+/// ([`Position::legal_placements`]): the fast list for code that wants
+/// placements only.
+pub type PlacementList = FixedList<Placement, PLACEMENT_COUNT>;
 
 impl Default for MoveList {
     fn default() -> Self {
@@ -22,26 +32,45 @@ impl Default for MoveList {
     }
 }
 
+impl Default for PlacementList {
+    fn default() -> Self {
+        PlacementList::new()
+    }
+}
+
 impl MoveList {
     /// An empty list.
     pub fn new() -> MoveList {
-        MoveList {
-            moves: [Placement(0); PLACEMENT_COUNT],
+        FixedList {
+            items: [Move::Swap; MOVE_COUNT],
             len: 0,
         }
     }
+}
 
+impl PlacementList {
+    /// An empty list.
+    pub fn new() -> PlacementList {
+        FixedList {
+            items: [Placement(0); PLACEMENT_COUNT],
+            len: 0,
+        }
+    }
+}
+
+impl<T: Copy, const N: usize> FixedList<T, N> {
+    /// Adds `item`; the list has room for every legal move.
     #[inline(always)]
-    fn push(&mut self, p: Placement) {
-        self.moves[self.len] = p;
+    fn push(&mut self, item: T) {
+        self.items[self.len] = item;
         self.len += 1;
     }
 }
 
-impl std::ops::Deref for MoveList {
-    type Target = [Placement];
-    fn deref(&self) -> &[Placement] {
-        &self.moves[..self.len]
+impl<T: Copy, const N: usize> std::ops::Deref for FixedList<T, N> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        &self.items[..self.len]
     }
 }
 
@@ -110,9 +139,40 @@ impl Position {
         masks
     }
 
+    /// Calls `f` with every legal move: placements in table order, then
+    /// `swap` and `tm` where legal. Nothing when the game is over.
+    #[inline]
+    pub fn for_each_legal(&self, mut f: impl FnMut(Move)) {
+        self.for_each_legal_placement(|p| f(Move::Place(p)));
+        self.for_each_special(f);
+    }
+
+    /// Fills `out` with every legal move, as [`Position::for_each_legal`].
+    ///
+    /// ```
+    /// use cabra::game::{Move, MoveList, Position, Rules};
+    /// let mut pos = Position::with_rules("swap".parse::<Rules>().unwrap());
+    /// pos.play("L E180 110".parse::<Move>().unwrap()).unwrap();
+    /// let mut list = MoveList::new();
+    /// pos.legal_moves(&mut list);
+    /// assert_eq!(list.last(), Some(&Move::Swap));
+    /// assert_eq!(list.len(), pos.count_legal());
+    /// ```
+    pub fn legal_moves(&self, out: &mut MoveList) {
+        out.len = 0;
+        self.for_each_legal(|m| out.push(m));
+    }
+
+    /// Number of legal moves: placements, `swap` and `tm`.
+    pub fn count_legal(&self) -> usize {
+        let mut specials = 0;
+        self.for_each_special(|_| specials += 1);
+        self.count_legal_placements() + specials
+    }
+
     /// Calls `f` with every legal placement, in table order. Nothing when the game is over.
     #[inline]
-    pub fn for_each_legal(&self, mut f: impl FnMut(Placement)) {
+    pub fn for_each_legal_placement(&self, mut f: impl FnMut(Placement)) {
         if self.status().is_over() {
             return;
         }
@@ -128,13 +188,13 @@ impl Position {
     }
 
     /// Fills `out` with every legal placement, in table order.
-    pub fn legal_moves(&self, out: &mut MoveList) {
+    pub fn legal_placements(&self, out: &mut PlacementList) {
         out.len = 0;
-        self.for_each_legal(|p| out.push(p));
+        self.for_each_legal_placement(|p| out.push(p));
     }
 
     /// Number of legal placements.
-    pub fn count_legal(&self) -> usize {
+    pub fn count_legal_placements(&self) -> usize {
         if self.status().is_over() {
             return 0;
         }
@@ -162,7 +222,7 @@ impl Position {
 
     /// Whether `p` is legal for the side to move.
     #[inline(always)]
-    pub fn is_legal(&self, p: Placement) -> bool {
+    pub(crate) fn is_legal_placement(&self, p: Placement) -> bool {
         !self.status().is_over() && self.fits(p)
     }
 
@@ -174,14 +234,17 @@ impl Position {
     }
 
     /// A legal placement drawn uniformly at random among all legal placements
-    /// of every piece type the mover still has, or `None` if there is none.
-    /// Ignores the status: the caller knows the game is not over.
+    /// of every piece type the mover still has, or `None` if there is none
+    /// or the game is over.
     ///
     /// A few draws from the table entries of the available pieces come first
     /// (exactly uniform over the legal ones); when they keep missing, all legal
     /// placements are counted and one is picked by rank.
     #[inline]
     pub fn random_move<R: RngCore + ?Sized>(&self, rng: &mut R) -> Option<Placement> {
+        if self.status().is_over() {
+            return None;
+        }
         let t = table();
         let map = &t.draw_maps[self.available_mask()];
         if map.span == 0 {

@@ -1,22 +1,12 @@
 //! Piece notation (RULES.md section 4): `L E180 110`, read forgivingly and
 //! printed canonically; and placements given as four cells.
 
-use thiserror::Error;
-
 use super::cell::Cell;
+use super::error::NotationError;
 use super::orientation::{Face, Orientation};
 use super::piece::Piece;
 use super::rules::{Move, special_move};
 use super::table::{Placement, table};
-
-/// Why a piece notation could not be read. The message says what was expected.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("{0}")]
-pub struct NotationError(pub String);
-
-fn err<T>(msg: impl Into<String>) -> Result<T, NotationError> {
-    Err(NotationError(msg.into()))
-}
 
 /// Reads `<piece> <orientation> <position>`, e.g. `L E180 110`, `l e180 110`
 /// or `LE180110`. Any of the 24 orientation names is accepted.
@@ -26,41 +16,35 @@ pub fn parse_placement(text: &str) -> Result<Placement, NotationError> {
     let words: Vec<&str> = text.split_whitespace().collect();
     if let [piece, orientation, position] = words[..] {
         if position.bytes().all(|b| b.is_ascii_digit()) && position.len() != 3 {
-            return err(format!(
-                "expected a position of three digits XYZ after '{piece} {orientation}', found '{position}'"
-            ));
+            return Err(NotationError::PositionDigits {
+                written: format!("{piece} {orientation}"),
+                found: position.to_string(),
+            });
         }
     }
     let s: String = text.chars().filter(|c| !c.is_whitespace()).collect();
     let mut chars = s.chars();
     let Some(first) = chars.next() else {
-        return err("expected a placement such as `L E180 110` (piece, orientation, position)");
+        return Err(NotationError::Empty);
     };
     let Some(piece) = Piece::from_letter(first) else {
-        return err(format!(
-            "expected a piece letter L, T, Z or O at the start, found '{first}'"
-        ));
+        return Err(NotationError::PieceLetter(first));
     };
     let face = match chars.next() {
-        Some(c) => Face::from_letter(c).ok_or_else(|| {
-            NotationError(format!(
-                "expected an orientation face T, B, N, S, E or W after the piece, found '{c}'"
-            ))
-        })?,
-        None => {
-            return err(format!(
-                "expected an orientation after '{piece}', e.g. `{piece} T0 000`"
-            ));
-        }
+        Some(c) => Face::from_letter(c).ok_or(NotationError::FaceLetter(c))?,
+        None => return Err(NotationError::NoOrientation(piece)),
     };
     let rest: &str = chars.as_str();
     if let Some(bad) = rest.chars().find(|c| !c.is_ascii_digit()) {
-        return err(format!(
-            "expected only digits after the face letter (angle, then position XYZ), found '{bad}'"
-        ));
+        return Err(NotationError::NotADigit(bad));
     }
+    let angle_and_position = || NotationError::AngleAndPosition {
+        piece,
+        face,
+        digits: rest.to_string(),
+    };
     if rest.len() < 4 {
-        return err(short_after_face(piece, face.letter(), rest));
+        return Err(angle_and_position());
     }
     let (angle, pos) = rest.split_at(rest.len() - 3);
     // The angle as written, not as a number: `000` or `0090` is a typo
@@ -70,104 +54,37 @@ pub fn parse_placement(text: &str) -> Result<Placement, NotationError> {
         .then(|| angle.parse::<u32>().ok())
         .flatten()
         .and_then(|a| Orientation::from_degrees(face, a))
-        .ok_or_else(|| {
-            NotationError(format!(
-                "expected an angle of 0, 90, 180 or 270 and then the three digits of the position XYZ, found '{rest}'"
-            ))
-        })?;
+        .ok_or_else(angle_and_position)?;
     let d: Vec<u8> = pos.bytes().map(|b| b - b'0').collect();
     let (x, y, z) = (d[0], d[1], d[2]);
     if x > 7 || y > 7 {
-        return err(format!(
-            "position {pos} is off the board: {}",
-            beyond([(x.into(), x.into()), (y.into(), y.into())])
-        ));
+        return Err(NotationError::PositionOffBoard { x, y, z });
     }
     if z != 0 {
-        return err(format!(
-            "position {pos} must have z = 0: every piece touches the board, so its lowest cube is at z = 0"
-        ));
+        return Err(NotationError::PositionAboveBoard { x, y, z });
     }
     let t = table();
     let shape = t.shape_of(piece, orientation);
     t.placement_at(shape, x, y).ok_or_else(|| {
         let ext = t.shapes[shape].extent;
-        let (fx, fy) = (x + ext[0] - 1, y + ext[1] - 1);
-        NotationError(format!(
-            "{piece} {orientation} {pos} does not fit on the board: placed at x = {x}, y = {y}, \
-             it would reach x = {fx}, y = {fy}; {}",
-            beyond([(x.into(), fx.into()), (y.into(), fy.into())])
-        ))
+        NotationError::DoesNotFit {
+            piece,
+            orientation,
+            x,
+            y,
+            reach_x: x + ext[0] - 1,
+            reach_y: y + ext[1] - 1,
+        }
     })
 }
 
-/// What is wrong with what follows the face letter when it is too short
-/// to hold an angle and a position (`rest`: its digits).
-fn short_after_face(piece: Piece, face: char, rest: &str) -> String {
-    if rest.is_empty() {
-        format!(
-            "expected an angle (0, 90, 180 or 270) and a position XYZ after '{piece} {face}', e.g. `{piece} {face}0 110`"
-        )
-    } else if ["0", "90", "180", "270"].contains(&rest) {
-        // The angle is there: only the position is missing.
-        format!(
-            "expected a position XYZ after '{piece} {face}{rest}', e.g. `{piece} {face}{rest} 110`"
-        )
-    } else if rest.len() == 3 {
-        // Three digits are a position: the angle is missing.
-        format!(
-            "expected an angle (0, 90, 180 or 270) between '{piece} {face}' and the position {rest}, e.g. `{piece} {face}0 {rest}`"
-        )
-    } else {
-        format!(
-            "expected an angle of 0, 90, 180 or 270 and then the three digits of the position XYZ after '{piece} {face}', found '{rest}'"
-        )
-    }
-}
-
-/// The coordinates of a span that leave the board, with the edge each is
-/// past: `spans` holds the smallest and largest x, then y. Only those out
-/// of range are named: `x = 9 is past the east edge (x and y run from 0
-/// to 7)`.
-pub fn beyond(spans: [(i32, i32); 2]) -> String {
-    let mut out: Vec<String> = Vec::new();
-    for ((lo, hi), (axis, low, high)) in spans
-        .into_iter()
-        .zip([("x", "west", "east"), ("y", "north", "south")])
-    {
-        if lo < 0 {
-            out.push(format!("{axis} = {lo} past the {low} edge"));
-        }
-        if hi > 7 {
-            out.push(format!("{axis} = {hi} past the {high} edge"));
-        }
-    }
-    let list = match out.as_mut_slice() {
-        [] => "nothing is past an edge".to_string(),
-        [one] => one.replacen(" past", " is past", 1),
-        [first, rest @ ..] => {
-            let first = first.replacen(" past", " is past", 1);
-            format!("{first} and {}", rest.join(" and "))
-        }
-    };
-    format!("{list} (x and y run from 0 to 7)")
-}
-
 /// The placement made of these four cells, whatever their order.
-/// Errors say why they are not a placement: a cube off the board, a
-/// repeated cube, not a piece shape, or not touching the board.
+/// Errors say why they are not a placement: a repeated cube, not a
+/// piece shape, or not touching the board.
 pub fn placement_from_cells(cells: [Cell; 4]) -> Result<Placement, NotationError> {
-    // `Cell`'s fields are public: cells may come from anywhere.
-    if let Some(c) = cells
-        .iter()
-        .find(|c| c.x >= 8 || c.y >= 8 || usize::from(c.z) >= super::bitboard::LAYERS)
-    {
-        // (`XYZ` digits would run together: 12, 3, 0 and 1, 23, 0.)
-        return err(format!("cube ({}, {}, {}) is off the board", c.x, c.y, c.z));
-    }
     for (i, a) in cells.iter().enumerate() {
         if cells[..i].contains(a) {
-            return err(format!("cube {a} is listed twice"));
+            return Err(NotationError::RepeatedCube(*a));
         }
     }
     let min = |f: fn(&Cell) -> u8| cells.iter().map(f).min().unwrap_or(0);
@@ -176,18 +93,10 @@ pub fn placement_from_cells(cells: [Cell; 4]) -> Result<Placement, NotationError
     rel.sort();
     let t = table();
     let Some(shape) = t.shape_of_cells(&rel) else {
-        let mut sorted = cells;
-        sorted.sort();
-        let list: Vec<String> = sorted.iter().map(|c| c.to_string()).collect();
-        return err(format!(
-            "cubes {} do not form an L, T, Z or O piece",
-            list.join(" ")
-        ));
+        return Err(NotationError::NotAPiece(cells));
     };
     if mz > 0 {
-        return err(format!(
-            "the piece does not touch the board: its lowest cube is at z = {mz}"
-        ));
+        return Err(NotationError::AboveBoard { lowest: mz });
     }
     Ok(t.placement_at(shape, mx, my)
         .expect("cells on the board make a placement that fits"))
@@ -196,11 +105,11 @@ pub fn placement_from_cells(cells: [Cell; 4]) -> Result<Placement, NotationError
 /// Reads four cells from exactly twelve digits `XYZXYZXYZXYZ`.
 pub fn cells_from_digits(digits: &[u8]) -> Result<[Cell; 4], NotationError> {
     if digits.len() != 12 {
-        let n = digits.len();
-        let noun = if n == 1 { "digit" } else { "digits" };
-        return err(format!("found {n} {noun}, expected 12"));
+        return Err(NotationError::DigitCount {
+            count: digits.len(),
+        });
     }
-    let mut cells = [Cell::new(0, 0, 0); 4];
+    let mut cells = [Cell::at(0, 0, 0); 4];
     for (i, c) in cells.iter_mut().enumerate() {
         *c = Cell::from_digits([digits[3 * i], digits[3 * i + 1], digits[3 * i + 2]])?;
     }
@@ -254,9 +163,7 @@ pub fn parse_placement_or_cells(text: &str) -> Result<Placement, NotationError> 
             .chars()
             .find(|c| !c.is_ascii_digit() && !c.is_whitespace())
         {
-            return err(format!(
-                "expected twelve digits (four cells XYZ), found '{bad}'"
-            ));
+            return Err(NotationError::CellsNotDigit(bad));
         }
         let cells = cells_from_digits(&digits)?;
         return placement_from_cells(cells);
@@ -269,21 +176,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn cells_off_the_board_are_an_error_not_a_panic() {
-        let c = |x, y, z| Cell { x, y, z };
-        for cells in [
-            [c(6, 0, 0), c(7, 0, 0), c(8, 0, 0), c(6, 1, 0)],
-            [c(0, 0, 3), c(0, 0, 4), c(0, 0, 5), c(0, 0, 6)],
-            [
-                c(200, 200, 0),
-                c(201, 200, 0),
-                c(202, 200, 0),
-                c(201, 201, 0),
-            ],
-        ] {
-            let e = placement_from_cells(cells).unwrap_err();
-            assert!(e.to_string().contains("off the board"), "{e}");
-        }
+    fn cells_off_the_board_cannot_be_made() {
+        assert!(Cell::new(8, 0, 0).is_err());
+        assert!(Cell::new(0, 0, 3).is_err());
+        assert!(Cell::new(200, 200, 0).is_err());
+        let c = |x, y, z| Cell::new(x, y, z).unwrap();
         let ok = [c(6, 0, 0), c(7, 0, 0), c(5, 0, 0), c(6, 1, 0)];
         assert!(placement_from_cells(ok).is_ok());
     }
@@ -319,7 +216,7 @@ mod tests {
 
     #[test]
     fn errors_say_what_was_expected() {
-        let e = |s: &str| parse_placement(s).unwrap_err().0;
+        let e = |s: &str| parse_placement(s).unwrap_err().to_string();
         assert!(e("").contains("expected a placement"));
         assert!(e("X T0 000").contains("piece letter"));
         assert!(e("L Q0 000").contains("face"));
@@ -390,31 +287,31 @@ mod tests {
         assert!(
             parse_move("110 120 121")
                 .unwrap_err()
-                .0
+                .to_string()
                 .contains("found 9 digits")
         );
         assert!(
             parse_move("110 110 121 122")
                 .unwrap_err()
-                .0
+                .to_string()
                 .contains("twice")
         );
         assert!(
             parse_move("000 200 400 600")
                 .unwrap_err()
-                .0
+                .to_string()
                 .contains("do not form")
         );
         assert!(
             parse_move("111 121 122 112")
                 .unwrap_err()
-                .0
+                .to_string()
                 .contains("does not touch")
         );
         assert!(
             parse_move("810 120 121 122")
                 .unwrap_err()
-                .0
+                .to_string()
                 .contains("x must be 0 to 7")
         );
     }

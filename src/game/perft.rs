@@ -1,6 +1,6 @@
 //! Perft: counting legal move sequences, the standard move-generator check.
 
-use super::movegen::MoveList;
+use super::movegen::PlacementList;
 use super::position::Position;
 use super::rules::Move;
 
@@ -36,17 +36,17 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 
 /// Calls `f` with the position after each legal move.
 fn for_each_child(pos: &Position, mut f: impl FnMut(&Position)) {
-    let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
+    let mut list = PlacementList::new();
+    pos.legal_placements(&mut list);
     let mut next = *pos;
     for &p in list.iter() {
-        next.play(p);
+        next.play_unchecked(p);
         f(&next);
         next.undo();
     }
     pos.for_each_special(|m| {
         let mut next = *pos;
-        next.play_move(m);
+        next.play_move_unchecked(m);
         f(&next);
     });
 }
@@ -55,16 +55,16 @@ fn for_each_child(pos: &Position, mut f: impl FnMut(&Position)) {
 /// the special moves; empty for a finished game).
 pub fn perft_divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     let mut out = Vec::new();
-    let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
+    let mut list = PlacementList::new();
+    pos.legal_placements(&mut list);
     let moves = list.iter().map(|&p| Move::Place(p)).chain(
         [Move::Swap, Move::TimeMachine]
             .into_iter()
-            .filter(|&m| pos.check_move(m).is_ok()),
+            .filter(|&m| pos.check(m).is_ok()),
     );
     for m in moves {
         let mut next = *pos;
-        next.play_move(m);
+        next.play_move_unchecked(m);
         let n = if next.status().is_over() {
             1
         } else {

@@ -2,7 +2,7 @@
 //! bytes with line-numbered errors, writing in the canonical form. Files
 //! themselves are read and written by the front ends.
 
-use super::error::RecordError;
+use super::error::{LineError, RecordError};
 use super::notation::{cells_from_digits, parse_placement, placement_from_cells};
 use super::position::Position;
 use super::rules::{Move, Rules, special_move};
@@ -54,7 +54,7 @@ enum Line<'a> {
 }
 
 /// Reads one line of a record.
-fn parse_line(line: &[u8]) -> Result<Line<'_>, String> {
+fn parse_line(line: &[u8]) -> Result<Line<'_>, LineError> {
     let (content, comment) = match line.iter().position(|&b| b == b'#') {
         Some(i) => (&line[..i], Some(&line[i + 1..])),
         None => (line, None),
@@ -68,10 +68,8 @@ fn parse_line(line: &[u8]) -> Result<Line<'_>, String> {
             },
         };
     }
-    let text = std::str::from_utf8(content).map_err(|e| {
-        let byte = content[e.valid_up_to()];
-        format!("byte 0x{byte:02X} is not UTF-8 text (only comments may hold other bytes)")
-    })?;
+    let text =
+        std::str::from_utf8(content).map_err(|e| LineError::NotUtf8(content[e.valid_up_to()]))?;
     let digits: Vec<u8> = text
         .bytes()
         .filter(u8::is_ascii_digit)
@@ -84,26 +82,24 @@ fn parse_line(line: &[u8]) -> Result<Line<'_>, String> {
     }
     let cells = cells_from_digits(&digits).map_err(|e| match parse_placement(text) {
         // A line in piece notation: say how a file writes that placement.
-        Ok(p) => format!(
-            "{e}: a file holds the four cells of each placement, and `{p}` is written `{}`",
-            cells_text(p)
-        ),
-        Err(_) => e.0,
+        Ok(placement) => LineError::PieceNotation {
+            cells: e,
+            placement,
+        },
+        Err(_) => LineError::Notation(e),
     })?;
-    placement_from_cells(cells)
-        .map(|p| Line::Move(Move::Place(p)))
-        .map_err(|e| e.0)
+    Ok(Line::Move(Move::Place(placement_from_cells(cells)?)))
 }
 
 /// The rules of a `# rules: ...` comment (the text after `#`), if it is one.
-fn rules_line(comment: &[u8]) -> Option<Result<Rules, String>> {
+fn rules_line(comment: &[u8]) -> Option<Result<Rules, LineError>> {
     let text = String::from_utf8_lossy(comment);
     let t = text.trim_start();
     let head = t.get(..6)?;
     if !head.eq_ignore_ascii_case("rules:") {
         return None;
     }
-    Some(t[6..].parse().map_err(|e: super::RulesError| e.to_string()))
+    Some(t[6..].parse().map_err(LineError::Rules))
 }
 
 /// Reads a game record from the bytes of a file. A UTF-8 byte-order mark
@@ -128,10 +124,7 @@ pub fn parse_record(bytes: &[u8]) -> Result<Record, RecordError> {
     let mut rules: Option<Rules> = None;
     let mut header = Vec::new();
     for (i, line) in lines(bytes).enumerate() {
-        let fail = |reason: String| RecordError {
-            line: i + 1,
-            reason,
-        };
+        let fail = |kind: LineError| RecordError { line: i + 1, kind };
         match parse_line(line).map_err(fail)? {
             Line::Blank => {}
             Line::Comment(text) => {
@@ -141,21 +134,15 @@ pub fn parse_record(bytes: &[u8]) -> Result<Record, RecordError> {
             }
             Line::Rules(r) => {
                 if position.plies() > 0 {
-                    return Err(fail(
-                        "a rules line must come before the first move: the rules cannot change during a game"
-                            .to_string(),
-                    ));
+                    return Err(fail(LineError::RulesAfterMoves));
                 }
-                if rules.is_some_and(|old| old != r) {
-                    return Err(fail(format!(
-                        "the rules were already given as '{}': a second rules line may not change them",
-                        rules.expect("checked")
-                    )));
+                if let Some(old) = rules.filter(|&old| old != r) {
+                    return Err(fail(LineError::RulesChanged(old)));
                 }
                 rules = Some(r);
                 position = Position::with_rules(r);
             }
-            Line::Move(m) => position.try_play_move(m).map_err(|e| fail(e.to_string()))?,
+            Line::Move(m) => position.play(m).map_err(|e| fail(e.into()))?,
         }
     }
     Ok(Record { position, header })
@@ -270,22 +257,28 @@ mod variant_tests {
         assert!(parse_record(b"# rules: bridget\n# rules: Bridget\n").is_ok());
         let unknown = parse_record(b"# rules: chess\n").unwrap_err();
         assert!(
-            unknown.reason.contains("unknown rules word"),
+            unknown.kind.to_string().contains("unknown rules word"),
             "{}",
-            unknown.reason
+            unknown.kind.to_string()
         );
         // Special moves the rules do not allow name their line.
         let swap = parse_record(b"110 120 121 122\nswap\n").unwrap_err();
         assert_eq!(swap.line, 2);
         assert!(
-            swap.reason.contains("not part of the caminos rules"),
+            swap.kind
+                .to_string()
+                .contains("not part of the caminos rules"),
             "{}",
-            swap.reason
+            swap.kind.to_string()
         );
         let tm =
             parse_record(b"# rules: caminos swap\n110 120 121 122\nTime Machine\n").unwrap_err();
         assert_eq!(tm.line, 3);
-        assert!(tm.reason.contains("time machine"), "{}", tm.reason);
+        assert!(
+            tm.kind.to_string().contains("time machine"),
+            "{}",
+            tm.kind.to_string()
+        );
     }
 }
 
@@ -312,7 +305,11 @@ mod tests {
         assert_eq!((r.position.plies(), r.header.len()), (1, 1));
         let e = parse_record(b"110 120 121 122 caf\xE9\n").unwrap_err();
         assert_eq!(e.line, 1);
-        assert!(e.reason.contains("0xE9"), "{}", e.reason);
+        assert!(
+            e.kind.to_string().contains("0xE9"),
+            "{}",
+            e.kind.to_string()
+        );
         // CR-only lines: the second line is bad and named.
         let e = parse_record(b"110 120 121 122\r110 120 121 122\r").unwrap_err();
         assert_eq!(e.line, 2);
@@ -323,15 +320,16 @@ mod tests {
         let e = parse_record(b"L E180 110\n").unwrap_err();
         assert_eq!(e.line, 1);
         assert!(
-            e.reason.contains("found 6 digits, expected 12"),
+            e.kind.to_string().contains("found 6 digits, expected 12"),
             "{}",
-            e.reason
+            e.kind.to_string()
         );
         assert!(
-            e.reason
+            e.kind
+                .to_string()
                 .contains("`L E180 110` is written `110 120 121 122`"),
             "{}",
-            e.reason
+            e.kind.to_string()
         );
     }
 

@@ -144,9 +144,20 @@ impl Move {
         }
     }
 
-    /// The move with id `id` (below [`MOVE_COUNT`]).
+    /// The move with id `id`, or `None` when `id` is [`MOVE_COUNT`] or more.
+    pub const fn from_id(id: usize) -> Option<Move> {
+        if id < MOVE_COUNT {
+            Some(Move::from_id_unchecked(id))
+        } else {
+            None
+        }
+    }
+
+    /// The move with id `id`, which the caller knows is below [`MOVE_COUNT`]
+    /// (ids the crate made itself).
     #[inline(always)]
-    pub const fn from_id(id: usize) -> Move {
+    pub(crate) const fn from_id_unchecked(id: usize) -> Move {
+        debug_assert!(id < MOVE_COUNT);
         if id < PLACEMENT_COUNT {
             Move::Place(Placement(id as u16))
         } else if id == PLACEMENT_COUNT {
@@ -231,9 +242,11 @@ mod tests {
             Move::Swap,
             Move::TimeMachine,
         ] {
-            assert_eq!(Move::from_id(m.id()), m);
+            assert_eq!(Move::from_id(m.id()), Some(m));
             assert!(m.id() < MOVE_COUNT);
         }
+        assert_eq!(Move::from_id(MOVE_COUNT), None);
+        assert_eq!(Move::from_id(1_000_000), None);
         assert_eq!(special_move(" Time  Machine "), Some(Move::TimeMachine));
         assert_eq!(special_move("TM"), Some(Move::TimeMachine));
         assert_eq!(special_move("swap"), Some(Move::Swap));

@@ -7,17 +7,54 @@ use std::sync::LazyLock;
 
 use super::bitboard::{RIM, Volume, bit};
 use super::cell::Cell;
+use super::error::RangeError;
 use super::piece::Piece;
 use super::shape::{SHAPE_COUNT, Shape, all_shapes};
 
 /// Number of entries in the table.
 pub const PLACEMENT_COUNT: usize = 2497;
 
-/// A placement: an index into the placement table.
+/// A placement: one of the 2,497 ways a piece fits in the volume, an
+/// index into the placement table. Read one from notation
+/// (`"L E180 110".parse()`), or make one from its index with
+/// [`Placement::try_from`]; whether it is legal depends on the position.
+///
+/// ```
+/// use cabra::game::Placement;
+/// let p: Placement = "L E180 110".parse().unwrap();
+/// assert_eq!(Placement::try_from(p.index()), Ok(p));
+/// assert!(Placement::try_from(2497_usize).is_err());
+/// assert_eq!(Placement::all().count(), 2497);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Placement(pub u16);
+pub struct Placement(pub(crate) u16);
+
+impl TryFrom<usize> for Placement {
+    type Error = RangeError;
+    /// The placement with table index `index`, below [`PLACEMENT_COUNT`].
+    fn try_from(index: usize) -> Result<Placement, RangeError> {
+        if index < PLACEMENT_COUNT {
+            Ok(Placement(index as u16))
+        } else {
+            Err(RangeError::Placement(index))
+        }
+    }
+}
+
+impl TryFrom<u16> for Placement {
+    type Error = RangeError;
+    /// As `Placement::try_from(usize)`.
+    fn try_from(index: u16) -> Result<Placement, RangeError> {
+        Placement::try_from(usize::from(index))
+    }
+}
 
 impl Placement {
+    /// Every placement, in table order.
+    pub fn all() -> impl Iterator<Item = Placement> {
+        (0..PLACEMENT_COUNT as u16).map(Placement)
+    }
+
     /// The table entry of this placement.
     #[inline(always)]
     pub fn entry(self) -> &'static Entry {
@@ -204,7 +241,7 @@ impl Table {
 fn entry(si: usize, s: &Shape, x: u8, y: u8) -> Entry {
     let mut cells = Volume::EMPTY;
     for &[dx, dy, dz] in &s.cells {
-        cells.insert(Cell::new(x + dx, y + dy, dz));
+        cells.insert(Cell::at(x + dx, y + dy, dz));
     }
     let mut support = [0u64; 2];
     for &[dx, dy, dz] in &s.cells {

@@ -214,18 +214,18 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{MoveList, Status, WinReason};
+    use crate::game::{PlacementList, Status, WinReason};
     use rand::{RngCore, SeedableRng};
 
     /// Every legal placement after which the mover has won by bridge.
     fn brute_force(pos: &Position) -> Vec<Placement> {
-        let mut list = MoveList::new();
-        pos.legal_moves(&mut list);
+        let mut list = PlacementList::new();
+        pos.legal_placements(&mut list);
         list.iter()
             .copied()
             .filter(|&p| {
                 let mut q = *pos;
-                q.play(p);
+                q.play_unchecked(p);
                 matches!(q.status(), Status::Won { by: WinReason::Bridge, winner } if winner == pos.to_move())
             })
             .collect()
@@ -245,7 +245,7 @@ mod tests {
                 positions += 1;
                 with_wins += !fast.is_empty() as usize;
                 let p = pos.random_move(&mut rng).unwrap();
-                pos.play(p);
+                pos.play_unchecked(p);
             }
         }
         // The sample must include positions with a win in one, or the test proves little.
@@ -269,13 +269,13 @@ mod tests {
                     Some(t) => {
                         assert!(wins.contains(&t), "{pos:?}");
                         threatened += 1;
-                        let mut list = MoveList::new();
-                        pos.legal_moves(&mut list);
+                        let mut list = PlacementList::new();
+                        pos.legal_placements(&mut list);
                         let region = pos.defence_region(t);
                         for &m in list.iter().filter(|&&m| !pos.may_stop(region, m)) {
                             filtered += 1;
                             let mut after = pos;
-                            after.play(m);
+                            after.play_unchecked(m);
                             // Either m won (the search checks wins first) or
                             // the opponent still wins at once.
                             assert!(
@@ -286,7 +286,7 @@ mod tests {
                     }
                 }
                 let p = pos.random_move(&mut rng).unwrap();
-                pos.play(p);
+                pos.play_unchecked(p);
             }
         }
         assert!(

@@ -5,7 +5,7 @@
 
 use cabra::engine::playout::Policy;
 use cabra::engine::value;
-use cabra::game::{MoveList, Placement, Player, Position, table};
+use cabra::game::{Placement, PlacementList, Player, Position, table};
 use cabra::search::{Outcome, Replies};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -16,7 +16,7 @@ use crate::common;
 fn hot_paths_do_not_allocate() {
     // Build the table and the move list before counting.
     let _ = table();
-    let mut list = Box::new(MoveList::new());
+    let mut list = Box::new(PlacementList::new());
     // Loading the built-in weights allocates once.
     let net = value::builtin().expect("the built-in weights load");
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(42);
@@ -33,17 +33,17 @@ fn hot_paths_do_not_allocate() {
     for _ in 0..200 {
         let mut pos = Position::new();
         while !pos.status().is_over() {
-            pos.legal_moves(&mut list);
+            pos.legal_placements(&mut list);
             checked += list.len() as u64;
             let p = pos
                 .random_move(&mut rng)
                 .expect("an ongoing game has a legal move");
-            pos.play(p);
+            pos.play_unchecked(p);
             checked += (net.value(&pos) > 0.5) as u64;
             checked += pos.has_bridge(Player::One) as u64 + pos.has_bridge(Player::Two) as u64;
             // undo then redo: the state must survive the round trip
             let q = pos.undo().expect("just played");
-            pos.play_move(q);
+            pos.play_move_unchecked(q);
         }
         let mut fresh = Position::new();
         fresh.random_playout(&mut rng);
@@ -54,7 +54,7 @@ fn hot_paths_do_not_allocate() {
             &mut tactical,
             &mut rng,
             Some(&replies),
-            Some(Placement(0)),
+            Placement::try_from(0_usize).ok(),
             |_| checked += 1,
         );
         checked += pos.threat().is_some() as u64 + pos.winning_move().is_some() as u64;

@@ -10,7 +10,7 @@ use std::collections::{BTreeSet, HashSet};
 use cabra::game::bridge::visible;
 use cabra::game::record::{parse_game, write_game};
 use cabra::game::{
-    Cell, Move, MoveList, PLACEMENT_COUNT, Piece, Placement, PlacementError, Player, Position,
+    Cell, Move, PLACEMENT_COUNT, Piece, Placement, PlacementError, PlacementList, Player, Position,
     Status, Volume, WinReason, table,
 };
 use proptest::prelude::*;
@@ -18,7 +18,7 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 fn all_cells() -> impl Iterator<Item = Cell> {
-    (0..8).flat_map(|x| (0..8).flat_map(move |y| (0..3).map(move |z| Cell::new(x, y, z))))
+    (0..8).flat_map(|x| (0..8).flat_map(move |y| (0..3).map(move |z| Cell::new(x, y, z).unwrap())))
 }
 
 // ------------------------------------------- checks of one position
@@ -32,7 +32,7 @@ fn check_position(pos: &Position, m: &Model) -> Result<(), TestCaseError> {
     prop_assert_eq!(pos.occupied().count() as usize, 4 * pos.plies());
     prop_assert_eq!(pos.plies(), m.placed.len());
     for c in all_cells() {
-        let owner = m.grid[c.x as usize][c.y as usize][c.z as usize];
+        let owner = m.grid[c.x() as usize][c.y() as usize][c.z() as usize];
         prop_assert_eq!(pos.owner(c), owner, "owner of {}", c);
         // Nothing floats.
         if owner.is_some() {
@@ -78,16 +78,16 @@ fn check_position(pos: &Position, m: &Model) -> Result<(), TestCaseError> {
 /// Legality: the move list, `is_legal` and `check` of every table entry
 /// against the model's cell-by-cell check of the same cells.
 fn check_legality(pos: &Position, m: &Model) -> Result<Vec<Placement>, TestCaseError> {
-    let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
+    let mut list = PlacementList::new();
+    pos.legal_placements(&mut list);
     let moves: Vec<Placement> = list.to_vec();
     prop_assert!(
         moves.windows(2).all(|w| w[0] < w[1]),
         "table order, no repeats"
     );
-    prop_assert_eq!(pos.count_legal(), moves.len());
+    prop_assert_eq!(pos.count_legal_placements(), moves.len());
     let mut via_each = Vec::new();
-    pos.for_each_legal(|p| via_each.push(p));
+    pos.for_each_legal_placement(|p| via_each.push(p));
     prop_assert_eq!(&via_each, &moves);
 
     let lib: BTreeSet<(Piece, Cells)> = moves.iter().map(|&p| lib_cells(p)).collect();
@@ -101,7 +101,7 @@ fn check_legality(pos: &Position, m: &Model) -> Result<Vec<Placement>, TestCaseE
     let occ = pos.occupied();
     let mover = pos.to_move();
     for i in 0..PLACEMENT_COUNT {
-        let p = Placement(i as u16);
+        let p = Placement::try_from(i).unwrap();
         let (piece, cells) = lib_cells(p);
         let want = m.legal(piece, &cells);
         prop_assert_eq!(pos.is_legal(p), want, "is_legal {}", p);
@@ -120,13 +120,13 @@ fn check_legality(pos: &Position, m: &Model) -> Result<Vec<Placement>, TestCaseE
                         prop_assert_eq!(m.left[mover.index()][piece.index()], 0);
                     }
                     PlacementError::Occupied(c) => {
-                        prop_assert!(cells.contains(&[c.x, c.y, c.z]) && occ.contains(c));
+                        prop_assert!(cells.contains(&[c.x(), c.y(), c.z()]) && occ.contains(c));
                     }
                     PlacementError::Floating(c) => {
                         let b = c.below();
-                        prop_assert!(cells.contains(&[c.x, c.y, c.z]) && b.is_some());
+                        prop_assert!(cells.contains(&[c.x(), c.y(), c.z()]) && b.is_some());
                         let b = b.unwrap();
-                        prop_assert!(!occ.contains(b) && !cells.contains(&[b.x, b.y, b.z]));
+                        prop_assert!(!occ.contains(b) && !cells.contains(&[b.x(), b.y(), b.z()]));
                     }
                     other => prop_assert!(false, "a placement refused as a special move: {other}"),
                 }
@@ -168,7 +168,7 @@ fn run_game(choices: &[u32]) -> Result<Position, TestCaseError> {
         let mut want = Vec::new();
         for &p in &moves {
             let mut q = pos;
-            q.play(p);
+            q.play_unchecked(p);
             if q.status()
                 == (Status::Won {
                     winner: pos.to_move(),
@@ -184,11 +184,11 @@ fn run_game(choices: &[u32]) -> Result<Position, TestCaseError> {
         let p = moves[choice as usize % moves.len()];
         // play then undo restores the position exactly.
         let before = pos;
-        pos.play(p);
+        pos.play_unchecked(p);
         let after = pos;
         prop_assert_eq!(pos.undo(), Some(Move::Place(p)));
         prop_assert_eq!(pos, before);
-        prop_assert_eq!(pos.try_play(p), Ok(()));
+        prop_assert_eq!(pos.play(p), Ok(()));
         prop_assert_eq!(pos, after);
 
         let (piece, cells) = lib_cells(p);
@@ -249,7 +249,7 @@ proptest! {
         prop_assert_eq!(pos.status(), status);
         let mut replay = Position::new();
         for &p in pos.placements() {
-            prop_assert_eq!(replay.try_play(p), Ok(()));
+            prop_assert_eq!(replay.play(p), Ok(()));
         }
         prop_assert_eq!(replay, pos);
         prop_assert_eq!(parse_game(&write_game(&pos)), Ok(pos));
@@ -273,7 +273,7 @@ fn grid_from(v: &[u8], a: u8, b: u8) -> (Grid, Volume, Volume) {
         } else {
             None
         };
-        grid[c.x as usize][c.y as usize][c.z as usize] = owner;
+        grid[c.x() as usize][c.y() as usize][c.z() as usize] = owner;
     }
     (grid, one, two)
 }
@@ -296,7 +296,7 @@ proptest! {
             let vis = visible(own, opp);
             for c in all_cells() {
                 let want = own.contains(c)
-                    && (c.z + 1..3).all(|h| !opp.contains(Cell::new(c.x, c.y, h)));
+                    && (c.z() + 1..3).all(|h| !opp.contains(Cell::new(c.x(), c.y(), h).unwrap()));
                 prop_assert_eq!(vis.contains(c), want, "{}", c);
             }
         }
@@ -330,7 +330,7 @@ fn the_bare_volume_sample_has_bridges_and_non_bridges() {
 #[test]
 fn the_table_is_exactly_the_reference_placements() {
     let lib: Vec<(Piece, Cells)> = (0..PLACEMENT_COUNT)
-        .map(|i| lib_cells(Placement(i as u16)))
+        .map(|i| lib_cells(Placement::try_from(i).unwrap()))
         .collect();
     let lib_set: HashSet<_> = lib.iter().copied().collect();
     assert_eq!(lib_set.len(), PLACEMENT_COUNT, "no duplicates");
@@ -352,7 +352,7 @@ fn every_entry_matches_its_shape_and_its_masks() {
             .map(|&[x, y, z]| [x + e.x, y + e.y, z])
             .collect();
         moved.sort();
-        let (_, cells) = lib_cells(Placement(i as u16));
+        let (_, cells) = lib_cells(Placement::try_from(i).unwrap());
         assert_eq!(moved, cells, "entry {i}");
         // The support: the cell under each cube at z > 0 that is not a cube
         // of the piece.
@@ -362,12 +362,17 @@ fn every_entry_matches_its_shape_and_its_masks() {
                 support[z as usize - 1] |= 1u64 << (y * 8 + x);
             }
         }
-        assert_eq!(e.support, support, "entry {i} ({})", Placement(i as u16));
+        assert_eq!(
+            e.support,
+            support,
+            "entry {i} ({})",
+            Placement::try_from(i).unwrap()
+        );
         let rim = cells.iter().any(|&[x, y, z]| z == 0 && on_rim(x, y));
         assert_eq!(e.on_perimeter, rim, "entry {i}");
         assert_eq!(
             t.placement_at(e.shape as usize, e.x, e.y),
-            Some(Placement(i as u16))
+            Some(Placement::try_from(i).unwrap())
         );
         // The position is the smallest corner of the bounding box.
         assert_eq!(e.x, cells.iter().map(|c| c[0]).min().unwrap());
@@ -380,8 +385,8 @@ fn every_entry_matches_its_shape_and_its_masks() {
 /// Draws `n` moves and returns the chi-square statistic against the uniform
 /// distribution over the legal placements (and checks every draw is legal).
 fn chi_square(pos: &Position, n: usize, seed: u64) -> (f64, usize) {
-    let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
+    let mut list = PlacementList::new();
+    pos.legal_placements(&mut list);
     let k = list.len();
     let mut counts = vec![0usize; k];
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);

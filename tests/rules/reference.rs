@@ -56,7 +56,7 @@ pub(crate) fn lib_cells(p: Placement) -> (Piece, Cells) {
     let e = p.entry();
     let mut a = [[0u8; 3]; 4];
     for (d, c) in a.iter_mut().zip(e.cells.cells()) {
-        *d = [c.x, c.y, c.z];
+        *d = [c.x(), c.y(), c.z()];
     }
     a.sort();
     (e.piece, a)

@@ -261,8 +261,8 @@ fn every_top_move_has_its_own_principal_variation() {
         let mut p = pos;
         for &id in &m.pv {
             let mv = Position::move_from_id(id);
-            assert!(p.is_legal_move(mv), "{:?}", m.pv);
-            p.play_move(mv);
+            assert!(p.is_legal(mv), "{:?}", m.pv);
+            p.play_move_unchecked(mv);
         }
     }
     let best = r.top.iter().find(|m| Some(m.mv) == r.best).unwrap();
@@ -288,8 +288,8 @@ fn a_reused_tree_plays_the_win_after_a_root_move_proven_lost() {
     let r = s.search(&Limits::none().iterations(20_000));
     assert_eq!(r.proven, Some(Proven::Win));
     let mut after = pos;
-    after.play_move(lost);
-    after.play_move(r.best.unwrap());
+    after.play_move_unchecked(lost);
+    after.play_move_unchecked(r.best.unwrap());
     assert_eq!(after.status().winner(), Some(cabra::game::Player::One));
 }
 

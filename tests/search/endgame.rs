@@ -17,7 +17,7 @@ fn late(file: &str, left: usize) -> Position {
     let all = end.placements();
     let mut pos = Position::new();
     for &p in &all[..all.len() - left] {
-        pos.play(p);
+        pos.play_unchecked(p);
     }
     pos
 }
@@ -49,7 +49,7 @@ fn proven(value: Value) -> Proven {
 /// The exact value, for the side to move in `pos`, of playing `mv` there.
 fn value_of(pos: Position, mv: Move) -> Value {
     let mut after = pos;
-    after.play_move(mv);
+    after.play_move_unchecked(mv);
     match after.status().winner() {
         _ if !after.status().is_over() => -exact_value(&after),
         Some(w) if w == pos.to_move() => 1,

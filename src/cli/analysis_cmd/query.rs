@@ -160,8 +160,8 @@ fn game(q: &Map<String, Value>) -> Result<Position, String> {
                 let text = m
                     .as_str()
                     .ok_or_else(|| format!("\"moves\"[{i}] is not a string"))?;
-                let mv = parse_move(text).map_err(|e| format!("\"moves\"[{i}]: {}", e.0))?;
-                pos.try_play_move(mv)
+                let mv = parse_move(text).map_err(|e| format!("\"moves\"[{i}]: {e}"))?;
+                pos.play(mv)
                     .map_err(|e| format!("\"moves\"[{i}] {mv} is illegal: {e}"))?;
             }
             Ok(pos)
@@ -271,7 +271,7 @@ impl Query {
     pub fn position(&self, turn: usize) -> Position {
         let mut pos = Position::with_rules(self.game.rules());
         for &m in &self.game.moves()[..turn] {
-            pos.play_move(m);
+            pos.play_move_unchecked(m);
         }
         pos
     }

@@ -310,15 +310,14 @@ fn legal_moves(g: &mut Gtp, args: &[String]) -> Reply {
     };
     let mut list = Vec::new();
     g.line.position().for_each_legal(|m| {
-        if piece.is_none_or(|k| m.entry().piece == k) {
+        let wanted = match m.placement() {
+            Some(p) => piece.is_none_or(|k| p.entry().piece == k),
+            None => piece.is_none(),
+        };
+        if wanted {
             list.push(m.to_string());
         }
     });
-    if piece.is_none() {
-        g.line
-            .position()
-            .for_each_special(|m| list.push(m.to_string()));
-    }
     Reply::Ok(list.join("\n"))
 }
 

@@ -143,7 +143,7 @@ pub fn parse_move_words(words: &[String]) -> Result<Move, String> {
     if words.is_empty() {
         return Err("missing placement (e.g. `L E180 110` or `110 120 121 122`)".into());
     }
-    parse_move(&words.join(" ")).map_err(|e| format!("bad placement: {}", e.0))
+    parse_move(&words.join(" ")).map_err(|e| format!("bad placement: {e}"))
 }
 
 #[cfg(test)]

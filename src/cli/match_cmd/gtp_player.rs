@@ -160,7 +160,7 @@ impl GtpPlayer {
         let mut replay = Position::with_rules(rules);
         for (i, &mv) in moves.iter().enumerate() {
             let player = replay.to_move().number();
-            replay.play_move(mv);
+            replay.play_move_unchecked(mv);
             if i < self.known.len() {
                 continue;
             }

@@ -28,10 +28,10 @@ pub fn parse_openings(text: &str, start: &Position) -> Result<Vec<Vec<Placement>
             let item = item.trim();
             let p = parse_placement_or_cells(item).map_err(|e| {
                 // A binary file's bytes must not reach the terminal raw.
-                let e = printable(&e.0, '?');
+                let e = printable(&e.to_string(), '?');
                 format!("line {line_no}, placement {}: {}: {e}", k + 1, clip(item))
             })?;
-            pos.try_play(p)
+            pos.play(p)
                 .map_err(|e| format!("line {line_no}, placement {} ({p}): {e}", k + 1))?;
             opening.push(p);
         }

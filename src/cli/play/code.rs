@@ -142,7 +142,7 @@ pub fn decode(code: &str) -> Result<Position, String> {
                 Move::Place(p.ok_or_else(|| format!("move {} of the code is not a move", i + 1))?)
             }
         };
-        pos.try_play_move(m)
+        pos.play(m)
             .map_err(|e| format!("move {} of the code ({m}): {e}", i + 1))?;
     }
     Ok(pos)

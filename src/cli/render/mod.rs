@@ -137,9 +137,9 @@ fn board_lines(pos: &Position, view: &View, marked: Volume) -> String {
     let top_row = |y: u8, line: &mut String| {
         let _ = write!(line, "{y}");
         for x in 0..8u8 {
-            match pos.top(x, y) {
+            match pos.top(x, y).ok().flatten() {
                 Some((p, z)) => {
-                    let m = (0..3).any(|z| marked.contains(Cell::new(x, y, z)));
+                    let m = (0..3).any(|z| Cell::new(x, y, z).is_ok_and(|c| marked.contains(c)));
                     line.push(' ');
                     paint(
                         line,
@@ -158,7 +158,7 @@ fn board_lines(pos: &Position, view: &View, marked: Volume) -> String {
         for z in 0..3u8 {
             let _ = write!(line, "{y} ");
             for x in 0..8u8 {
-                let c = Cell::new(x, y, z);
+                let c = Cell::new(x, y, z).expect("x, y and z count within the board");
                 match pos.owner(c) {
                     Some(p) => {
                         let m = marked.contains(c);
@@ -244,7 +244,7 @@ pub fn render(pos: &Position, view: &View) -> String {
 /// move) drawn in but not played: its cubes are the capitals.
 pub fn ghost_board(pos: &Position, p: Placement, view: &View) -> String {
     let mut after = *pos;
-    after.play(p);
+    after.play_unchecked(p);
     board_lines(&after, view, p.entry().cells)
 }
 

@@ -177,7 +177,7 @@ fn threatened_positions() -> (Position, Position) {
     for _ in 0..2000 {
         let mut pos = Position::new();
         while let Some(p) = pos.random_move(&mut rng) {
-            pos.play(p);
+            pos.play_unchecked(p);
             if pos.status().is_over() {
                 break;
             }
@@ -185,11 +185,11 @@ fn threatened_positions() -> (Position, Position) {
                 continue;
             }
             // Every placement, not only those near the threat, tried.
-            let mut list = cabra::game::MoveList::new();
-            pos.legal_moves(&mut list);
+            let mut list = cabra::game::PlacementList::new();
+            pos.legal_placements(&mut list);
             let stoppable = list.iter().any(|&m| {
                 let mut after = pos;
-                after.play(m);
+                after.play_unchecked(m);
                 after.status().is_over() || after.winning_move().is_none()
             });
             let slot = if stoppable { &mut saved } else { &mut lost };

@@ -1,7 +1,7 @@
 //! The warning under the board when the side to move faces a win in one,
 //! and whether stopping it is still possible.
 
-use cabra::game::{MoveList, Position};
+use cabra::game::{PlacementList, Position};
 
 /// How much is known about the side to move's chances, beyond the board.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -25,12 +25,12 @@ pub fn unstoppable(pos: &Position) -> bool {
         return false;
     }
     let region = pos.defence_region(threat);
-    let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
+    let mut list = PlacementList::new();
+    pos.legal_placements(&mut list);
     // A placement that misses the threat's region leaves it on the board.
     !list.iter().filter(|&&m| pos.may_stop(region, m)).any(|&m| {
         let mut after = *pos;
-        after.play(m);
+        after.play_unchecked(m);
         after.status().is_over() || after.winning_move().is_none()
     })
 }

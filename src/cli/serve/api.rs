@@ -159,8 +159,8 @@ pub async fn place(
     g.ensure_idle()?;
     let p = match (&req.text, &req.aim) {
         (Some(text), None) => {
-            let m = parse_move(text).map_err(|e| ApiError::bad(e.0))?;
-            if let Err(e) = g.line.position().check_move(m) {
+            let m = parse_move(text).map_err(|e| ApiError::bad(e.to_string()))?;
+            if let Err(e) = g.line.position().check(m) {
                 return Err(ApiError::unprocessable(format!(
                     "{m} is illegal: {}",
                     why(&e)
@@ -394,7 +394,7 @@ pub async fn legal(
     let t = table();
     let moves: Vec<String> = t.piece_entries[piece.index()]
         .clone()
-        .map(|i| Placement(i as u16))
+        .filter_map(|i| Placement::try_from(i).ok())
         .filter(|&p| g.line.position().check(p).is_ok())
         .map(|p| p.to_string())
         .collect();
@@ -450,7 +450,7 @@ pub async fn view(
     let mut ghosts = Vec::new();
     for gr in &req.ghosts {
         let p = parse_placement_or_cells(&gr.text)
-            .map_err(|e| ApiError::bad(format!("a ghost is a placement: {}", e.0)))?;
+            .map_err(|e| ApiError::bad(format!("a ghost is a placement: {e}")))?;
         let kind = match gr.kind.as_str() {
             "line" => GhostKind::Line,
             "better" => GhostKind::Better,
@@ -471,7 +471,7 @@ pub async fn view(
                 .entry()
                 .cells
                 .cells()
-                .map(|c| [c.x as i8, c.y as i8, c.z as i8])
+                .map(|c| [c.x() as i8, c.y() as i8, c.z() as i8])
                 .collect(),
             kind,
             player,

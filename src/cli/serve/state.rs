@@ -25,7 +25,7 @@ pub fn state_json(g: &Game) -> Value {
         .enumerate()
         .map(|(i, &m)| {
             let player = replay.to_move().number();
-            replay.play_move(m);
+            replay.play_move_unchecked(m);
             json!({
                 "ply": i + 1,
                 "player": player,
@@ -35,7 +35,11 @@ pub fn state_json(g: &Game) -> Value {
         })
         .collect();
     let mut special = Vec::new();
-    pos.for_each_special(|m| special.push(m.to_string()));
+    pos.for_each_legal(|m| {
+        if m.placement().is_none() {
+            special.push(m.to_string());
+        }
+    });
     let left: Vec<Value> = Player::BOTH
         .iter()
         .map(|&pl| {
@@ -316,7 +320,7 @@ mod tests {
     #[test]
     fn a_special_moves_reason_does_not_name_it_twice() {
         let pos = Position::new();
-        let e = pos.check_move(Move::Swap).unwrap_err();
+        let e = pos.check(Move::Swap).unwrap_err();
         let said = format!("swap is illegal: {}", why(&e));
         assert_eq!(
             said,

@@ -156,7 +156,7 @@ pub fn iso(pos: &Position, view: &View) -> String {
     for c in pos.occupied().cells() {
         let owner = pos.owner(c).unwrap_or(Player::One);
         items.push(Item {
-            cell: [c.x as i8, c.y as i8, c.z as i8],
+            cell: [c.x() as i8, c.y() as i8, c.z() as i8],
             owner,
             ghost: None,
         });
@@ -203,7 +203,7 @@ pub fn iso(pos: &Position, view: &View) -> String {
         let [top, left, right] = faces(u, v, f64::from(z));
         match it.ghost {
             None => {
-                let cell = Cell::new(x as u8, y as u8, z as u8);
+                let cell = Cell::new(x as u8, y as u8, z as u8).expect("items lie on the board");
                 let faded = z as u8 >= view.layers;
                 let mut class = format!("cube p{}", it.owner.number());
                 let mut extra = String::new();
@@ -244,8 +244,8 @@ pub fn iso(pos: &Position, view: &View) -> String {
     // The winning bridge outlined over everything, so that no stack hides it.
     s.push_str(r##"<g class="bridge-outline" pointer-events="none" fill="none" stroke="#ffc400" stroke-width="2.4" stroke-linejoin="round">"##);
     for c in &bridge {
-        let (u, v) = cell_uv(r, c.x as i8, c.y as i8);
-        for face in faces(u, v, f64::from(c.z)) {
+        let (u, v) = cell_uv(r, c.x() as i8, c.y() as i8);
+        for face in faces(u, v, f64::from(c.z())) {
             let _ = write!(s, r##"<polygon points="{face}"/>"##);
         }
     }
@@ -528,7 +528,7 @@ mod tests {
         let pos = parse_game(text).unwrap();
         assert_eq!(pos.status().winner(), Some(Player::One));
         let cells = bridge_cells(&pos);
-        assert!(cells.iter().any(|c| c.y == 0) && cells.iter().any(|c| c.y == 7));
+        assert!(cells.iter().any(|c| c.y() == 0) && cells.iter().any(|c| c.y() == 7));
         assert!(cells.len() >= 8);
         let view = View {
             layers: 1,

@@ -26,11 +26,11 @@ pub fn top(pos: &Position, view: &View) -> String {
         for x in 0..8u8 {
             let (px, py) = at(x, y);
             let rim = x == 0 || y == 0 || x == 7 || y == 7;
-            let (fill, height, owner) = match pos.top(x, y) {
+            let (fill, height, owner) = match pos.top(x, y).ok().flatten() {
                 Some((p, z)) => (shades(p)[[0, 1, 2][z as usize]], z + 1, Some(p)),
                 None => (if rim { "#e3d8bf" } else { "#f1ebdc" }, 0, None),
             };
-            let is_last = last.iter().any(|c| c.x == x && c.y == y);
+            let is_last = last.iter().any(|c| c.x() == x && c.y() == y);
             let stroke = if is_last {
                 r##"stroke="#111" stroke-width="2.4""##
             } else {
@@ -55,7 +55,7 @@ pub fn top(pos: &Position, view: &View) -> String {
                     num(py + SQ / 2.0)
                 );
             }
-            if bridge.iter().any(|c| c.x == x && c.y == y) {
+            if bridge.iter().any(|c| c.x() == x && c.y() == y) {
                 let _ = write!(
                     s,
                     r##"<circle class="bridge" cx="{}" cy="{}" r="4" fill="#ffc400" stroke="#111" stroke-width="0.8" pointer-events="none"/>"##,

@@ -135,10 +135,8 @@ fn random_legal(pos: &Position, rng: &mut impl Rng) -> Option<Move> {
     if pos.status().is_over() {
         return None;
     }
-    let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
-    let mut moves: Vec<Move> = list.iter().map(|&p| Move::Place(p)).collect();
-    pos.for_each_special(|m| moves.push(m));
+    let mut moves = MoveList::new();
+    pos.legal_moves(&mut moves);
     (!moves.is_empty()).then(|| moves[rng.random_range(0..moves.len())])
 }
 

@@ -1,6 +1,7 @@
 //! The levels: their table, their choice of a move, and how they play.
 
 use super::*;
+use crate::game::PlacementList;
 
 fn stats(mv: Move, visits: u64, proven: Option<Proven>) -> MoveStats<Move> {
     MoveStats {
@@ -20,8 +21,8 @@ fn heat(temperature: f32) -> Choice {
 }
 
 fn moves(n: usize) -> Vec<Move> {
-    let mut list = MoveList::new();
-    Position::new().legal_moves(&mut list);
+    let mut list = PlacementList::new();
+    Position::new().legal_placements(&mut list);
     list.iter().take(n).map(|&p| Move::Place(p)).collect()
 }
 
@@ -137,7 +138,7 @@ fn the_random_reference_plays_every_legal_move_and_repeats_itself() {
     let pos = Position::new();
     let a = random_move(&pos, 5).unwrap();
     assert_eq!(random_move(&pos, 5), Some(a));
-    assert!(pos.is_legal_move(a));
+    assert!(pos.is_legal(a));
     let seen: std::collections::HashSet<Move> =
         (0..400).filter_map(|s| random_move(&pos, s)).collect();
     assert!(seen.len() > 300, "{}", seen.len());
@@ -216,7 +217,7 @@ fn a_level_plays_the_same_move_whatever_its_time() {
     // A tactic-free middle game position: the engine's own first moves.
     let mut pos = Position::new();
     for text in ["L E180 110", "O T0 330"] {
-        pos.try_play_move(text.parse::<Move>().unwrap()).unwrap();
+        pos.play(text.parse::<Move>().unwrap()).unwrap();
     }
     for n in [3, 6, TOP - 1] {
         let short = level_move(n, 9, &pos, std::time::Duration::from_secs(5));

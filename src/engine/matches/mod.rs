@@ -246,7 +246,7 @@ pub fn play_game(
 ) -> Option<GameRecord> {
     let mut pos = start;
     for &mv in opening {
-        pos.play(mv);
+        pos.play_unchecked(mv);
     }
     // The player that moves first after the opening plays the colour to
     // move at the end of it (whoever moves next, after a swap or a time
@@ -293,9 +293,9 @@ pub fn play_game(
             left[idx] = left[idx].saturating_sub(used) + c.control.increment;
         }
         let fault = match answer {
-            Ok(mv) => match pos.check_move(mv) {
+            Ok(mv) => match pos.check(mv) {
                 Ok(()) => {
-                    pos.play_move(mv);
+                    pos.play_move_unchecked(mv);
                     continue;
                 }
                 Err(e) => Fault::Illegal {
@@ -438,7 +438,7 @@ pub fn random_opening(start: &Position, seed: u64, min: usize, max: usize) -> Ve
                 break 'placements;
             };
             let mut next = pos;
-            next.play(mv);
+            next.play_unchecked(mv);
             if !next.status().is_over() && next.winning_move().is_none() {
                 pos = next;
                 moves.push(mv);

@@ -14,7 +14,7 @@ fn openings_never_hand_the_next_player_a_win_in_one() {
         let mut pos = Position::new();
         for &mv in &opening {
             assert!(pos.is_legal(mv));
-            pos.play(mv);
+            pos.play_unchecked(mv);
             assert!(!pos.status().is_over(), "seed {seed}");
             assert_eq!(pos.winning_move(), None, "seed {seed}");
         }
@@ -119,8 +119,8 @@ impl Player for Slow {
     fn genmove(&mut self, pos: &Position, clock: Option<OnClock>) -> Result<Move, Fault> {
         self.seen.push(clock);
         std::thread::sleep(self.delay);
-        let mut list = crate::game::MoveList::new();
-        pos.legal_moves(&mut list);
+        let mut list = crate::game::PlacementList::new();
+        pos.legal_placements(&mut list);
         Ok(Move::Place(list[0]))
     }
 }
@@ -193,7 +193,7 @@ fn an_engine_on_a_clock_spends_its_share_or_less() {
         let start = Instant::now();
         let mv = p.genmove(&pos, Some(clock)).unwrap();
         let used = start.elapsed();
-        assert!(pos.is_legal_move(mv));
+        assert!(pos.is_legal(mv));
         // 1.5 / 14 of two seconds, less the overhead: about 184 ms.
         let share = allocation(clock.left, clock.increment, &pos);
         // The margin is wide for a busy machine; a bug would spend

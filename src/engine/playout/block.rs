@@ -56,7 +56,7 @@ mod tests {
     use super::super::Policy;
     use super::*;
     use crate::engine::tests::{first_moves, tactic};
-    use crate::game::MoveList;
+    use crate::game::PlacementList;
 
     #[test]
     fn threatened_playouts_answer_the_threat_far_more_often() {
@@ -83,23 +83,23 @@ mod tests {
         let pos = tactic("block-1");
         let threat = pos.threat().unwrap();
         let region = pos.defence_region(threat);
-        let mut list = MoveList::new();
-        pos.legal_moves(&mut list);
+        let mut list = PlacementList::new();
+        pos.legal_placements(&mut list);
         let ignore = *list.iter().find(|&&p| !pos.may_stop(region, p)).unwrap();
         let mut after = pos;
-        after.play(ignore);
+        after.play_unchecked(ignore);
         assert_eq!(still_wins(&after, Some(threat)), Some(threat));
         // A placement that stops every threat leaves no win to find.
         let stop = *list
             .iter()
             .find(|&&p| {
                 let mut a = pos;
-                a.play(p);
+                a.play_unchecked(p);
                 !a.status().is_over() && a.winning_move().is_none()
             })
             .unwrap();
         let mut after = pos;
-        after.play(stop);
+        after.play_unchecked(stop);
         assert_eq!(still_wins(&after, Some(threat)), None);
         assert_eq!(still_wins(&after, None), None);
     }

@@ -15,14 +15,14 @@ pub fn choose(
 ) -> Option<Placement> {
     let id = replies?.get(pos.to_move().index() as u8, last?.index())?;
     // The table may hold a special move (`swap`, `tm`): playouts only place.
-    let p = Move::from_id(id).placement()?;
+    let p = Move::from_id_unchecked(id).placement()?;
     pos.is_legal(p).then_some(p)
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::Policy;
-    use crate::game::{MoveList, Placement, Position};
+    use crate::game::{Placement, PlacementList, Position};
     use crate::search::{Outcome, Replies};
     use rand::SeedableRng;
     use rand_xoshiro::Xoshiro256PlusPlus;
@@ -57,9 +57,9 @@ mod tests {
         // placement of its legal list.
         let first = uniform[0];
         let mut after = start;
-        after.play(first);
-        let mut list = MoveList::new();
-        after.legal_moves(&mut list);
+        after.play_unchecked(first);
+        let mut list = PlacementList::new();
+        after.legal_placements(&mut list);
         let want = list[list.len() / 2];
         let moves = replayed(&start, None, &table(1, first, want));
         assert_eq!(moves[..2], [first, want]);

@@ -89,8 +89,8 @@ mod tests {
         // Player one's first piece lies on the bottom perimeter, player
         // two's does not: player one trails the counts by one.
         let mut pos = Position::new();
-        pos.play(parse_placement("O T0 000").unwrap());
-        pos.play(parse_placement("O T0 330").unwrap());
+        pos.play_unchecked(parse_placement("O T0 000").unwrap());
+        pos.play_unchecked(parse_placement("O T0 330").unwrap());
         assert_eq!(pos.count(Player::One), 1);
         assert_eq!(pos.count(Player::Two), 0);
         let m = mean(&pos, Outcome::Draw, 50);

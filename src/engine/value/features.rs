@@ -149,7 +149,7 @@ mod tests {
     #[test]
     fn inputs_follow_the_side_to_move() {
         let mut pos = Position::new();
-        pos.play(parse_placement_or_cells("000 100 010 110").unwrap());
+        pos.play_unchecked(parse_placement_or_cells("000 100 010 110").unwrap());
         // Player 2 to move: player 1's O is the opponent's, visible, at z = 0.
         let mut on = Vec::new();
         for_each_active(&pos, 0, |i| on.push(i));

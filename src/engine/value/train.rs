@@ -39,7 +39,7 @@ pub fn samples_of_game(rules: Rules, moves: &[Move]) -> Result<Option<Vec<Sample
     let mut seen = Vec::with_capacity(moves.len());
     for (i, &m) in moves.iter().enumerate() {
         seen.push(pos);
-        pos.try_play_move(m).map_err(|error| IllegalMove {
+        pos.play(m).map_err(|error| IllegalMove {
             number: i + 1,
             error,
         })?;

@@ -7,7 +7,7 @@ mod special;
 use super::bitboard::{RIM, Volume};
 use super::bridge;
 use super::cell::Cell;
-use super::error::PlacementError;
+use super::error::{PlacementError, RangeError};
 use super::piece::Piece;
 use super::player::{Player, Status, WinReason};
 use super::rules::{Move, Rules, Variant};
@@ -82,7 +82,7 @@ impl Position {
     pub fn from_moves(rules: Rules, moves: &[Move]) -> Result<Position, (usize, PlacementError)> {
         let mut pos = Position::with_rules(rules);
         for (i, &m) in moves.iter().enumerate() {
-            pos.try_play_move(m).map_err(|e| (i, e))?;
+            pos.play(m).map_err(|e| (i, e))?;
         }
         Ok(pos)
     }
@@ -126,12 +126,15 @@ impl Position {
     }
 
     /// The topmost cube of column `(x, y)`: its owner and height (0 to 2),
-    /// or `None` for an empty column.
-    pub fn top(&self, x: u8, y: u8) -> Option<(Player, u8)> {
-        (0..3u8).rev().find_map(|z| {
-            let c = Cell::new(x, y, z);
+    /// or `None` for an empty column; an error for a column off the board.
+    pub fn top(&self, x: u8, y: u8) -> Result<Option<(Player, u8)>, RangeError> {
+        if x > 7 || y > 7 {
+            return Err(RangeError::Column { x, y });
+        }
+        Ok((0..3u8).rev().find_map(|z| {
+            let c = Cell::at(x, y, z);
             self.owner(c).map(|p| (p, z))
-        })
+        }))
     }
 
     /// How many pieces of type `piece` `player` still holds.
@@ -222,8 +225,18 @@ impl Position {
         Player::from_index((i + usize::from(self.swapped)) % 2)
     }
 
-    /// Why `p` is not legal here, or `Ok` if it is.
-    pub fn check(&self, p: Placement) -> Result<(), PlacementError> {
+    /// Why `m` (a placement or a special move) is not legal here, or `Ok`
+    /// if it is.
+    #[inline]
+    pub fn check(&self, m: impl Into<Move>) -> Result<(), PlacementError> {
+        match m.into() {
+            Move::Place(p) => self.check_placement(p),
+            special => self.check_special(special),
+        }
+    }
+
+    /// Why placement `p` is not legal here.
+    fn check_placement(&self, p: Placement) -> Result<(), PlacementError> {
         if self.status.is_over() {
             return Err(PlacementError::GameOver(self.status));
         }
@@ -249,38 +262,42 @@ impl Position {
         Ok(())
     }
 
-    /// Whether `m` is legal here.
-    #[inline]
-    pub fn is_legal_move(&self, m: Move) -> bool {
-        match m {
-            Move::Place(p) => self.is_legal(p),
-            _ => self.check_move(m).is_ok(),
+    /// Whether `m` (a placement or a special move) is legal here.
+    #[inline(always)]
+    pub fn is_legal(&self, m: impl Into<Move>) -> bool {
+        match m.into() {
+            Move::Place(p) => self.is_legal_placement(p),
+            special => self.check_special(special).is_ok(),
         }
     }
 
-    /// Plays `p` if it is legal, otherwise says why not and changes nothing.
-    pub fn try_play(&mut self, p: Placement) -> Result<(), PlacementError> {
-        self.check(p)?;
-        self.play(p);
-        Ok(())
-    }
-
-    /// Plays `m` if it is legal, otherwise says why not and changes nothing.
-    pub fn try_play_move(&mut self, m: Move) -> Result<(), PlacementError> {
-        self.check_move(m)?;
-        self.play_move(m);
+    /// Plays `m` (a placement or a special move) if it is legal; otherwise
+    /// says why not and changes nothing.
+    ///
+    /// ```
+    /// use cabra::game::{Move, Position};
+    /// let mut pos = Position::new();
+    /// pos.play("L E180 110".parse::<Move>().unwrap()).unwrap();
+    /// // The same cubes again: refused, and the position is unchanged.
+    /// assert!(pos.play("L E180 110".parse::<Move>().unwrap()).is_err());
+    /// assert_eq!(pos.plies(), 1);
+    /// ```
+    pub fn play(&mut self, m: impl Into<Move>) -> Result<(), PlacementError> {
+        let m = m.into();
+        self.check(m)?;
+        self.play_move_unchecked(m);
         Ok(())
     }
 
     /// Plays a legal move for the side to move, unchecked: the fast call
-    /// for a search that plays only moves it generated. A move of
-    /// unknown origin goes through [`Position::try_play_move`]: an illegal
-    /// one here panics in a debug build and, in a release build, leaves a
-    /// position no game can reach.
+    /// for a search that plays only moves it generated. A move of unknown
+    /// origin goes through [`Position::play`]: an illegal one here panics
+    /// in a debug build and, in a release build, leaves a position no game
+    /// can reach.
     #[inline]
-    pub fn play_move(&mut self, m: Move) {
+    pub fn play_move_unchecked(&mut self, m: Move) {
         match m {
-            Move::Place(p) => self.play(p),
+            Move::Place(p) => self.play_unchecked(p),
             Move::Swap => self.swap(),
             Move::TimeMachine => self.time_machine(),
         }
@@ -289,11 +306,11 @@ impl Position {
     /// Plays a legal placement for the side to move and updates the status:
     /// a bridge wins for the mover; otherwise, if the next player has no legal
     /// placement, the game ends by the count of the rules. Unchecked, as
-    /// [`Position::play_move`]: a placement of unknown origin goes through
-    /// [`Position::try_play`].
+    /// [`Position::play_move_unchecked`]: a placement of unknown origin goes
+    /// through [`Position::play`].
     #[inline]
-    pub fn play(&mut self, p: Placement) {
-        debug_assert!(self.is_legal(p), "illegal placement {p}");
+    pub fn play_unchecked(&mut self, p: Placement) {
+        debug_assert!(self.is_legal_placement(p), "illegal placement {p}");
         let mover = self.to_move;
         let e = self.place(p);
         if bridge::completes_bridge(

@@ -8,8 +8,8 @@ use crate::game::rules::Move;
 use crate::game::table::Placement;
 
 impl Position {
-    /// Why `m` is not legal here, or `Ok` if it is.
-    pub fn check_move(&self, m: Move) -> Result<(), PlacementError> {
+    /// Why the special move `m` is not legal here, or `Ok` if it is.
+    pub(super) fn check_special(&self, m: Move) -> Result<(), PlacementError> {
         match m {
             Move::Place(p) => self.check(p),
             Move::Swap => {
@@ -56,9 +56,9 @@ impl Position {
     }
 
     /// Calls `f` with the special moves (`swap`, `tm`) legal here.
-    pub fn for_each_special(&self, mut f: impl FnMut(Move)) {
+    pub(crate) fn for_each_special(&self, mut f: impl FnMut(Move)) {
         for m in [Move::Swap, Move::TimeMachine] {
-            if self.check_move(m).is_ok() {
+            if self.check_special(m).is_ok() {
                 f(m);
             }
         }
@@ -79,7 +79,7 @@ impl Position {
     /// Section 9.3: player 1's first piece becomes player 2's; player 1
     /// moves next.
     pub(super) fn swap(&mut self) {
-        debug_assert!(self.check_move(Move::Swap).is_ok());
+        debug_assert!(self.check_special(Move::Swap).is_ok());
         self.recolour(self.board[0], Player::One);
         self.swapped = true;
         self.record(Move::Swap);
@@ -89,7 +89,7 @@ impl Position {
     /// Section 9.2: the last two placements go back to their owners'
     /// stocks; the caller moves again.
     pub(super) fn time_machine(&mut self) {
-        debug_assert!(self.check_move(Move::TimeMachine).is_ok());
+        debug_assert!(self.check_special(Move::TimeMachine).is_ok());
         for _ in 0..2 {
             self.on_board -= 1;
             let i = self.on_board as usize;

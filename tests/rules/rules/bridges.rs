@@ -140,11 +140,11 @@ fn r6_a_two_level_step_is_not_a_link() {
     // Fill in the step: P2 plays away, then P1's T 220 221 222 321 puts a
     // cube at 321 on its own 320, and 320 -> 321 -> 332 is a chain.
     let mut pos = pos;
-    pos.try_play(mv("L T0 500")).unwrap();
+    pos.play(mv("L T0 500")).unwrap();
     assert_eq!(pos.status(), Status::Ongoing);
     let t = mv("220 221 222 321");
     assert_eq!(t.entry().piece, Piece::T);
-    pos.try_play(t).unwrap();
+    pos.play(t).unwrap();
     assert_eq!(pos.status(), bridge_win(P1));
 }
 
@@ -179,8 +179,8 @@ fn r6_an_opponent_cube_on_top_breaks_the_bridge() {
     // P1 goes around: O T0 110 adds 110 210 120 220, and 200 -> 210 -> 220
     // -> 320 avoids the hidden cube (hand_broken_bridge_detour.caminos).
     let mut pos = pos;
-    pos.try_play(mv("O T0 640")).unwrap();
-    pos.try_play(mv("O T0 110")).unwrap();
+    pos.play(mv("O T0 640")).unwrap();
+    pos.play(mv("O T0 110")).unwrap();
     assert_eq!(pos.status(), bridge_win(P1));
     assert_eq!(pos, load("hand_broken_bridge_detour"));
 }
@@ -244,8 +244,8 @@ fn r6_diagonal_contact_does_not_link() {
     // O T0 230 (230 330 240 340) joins them through 330, which neighbours
     // both 320 and 430.
     let mut pos = pos;
-    pos.try_play(mv("T T0 500")).unwrap();
-    pos.try_play(mv("O T0 230")).unwrap();
+    pos.play(mv("T T0 500")).unwrap();
+    pos.play(mv("O T0 230")).unwrap();
     assert_eq!(pos.status(), bridge_win(P1));
 }
 

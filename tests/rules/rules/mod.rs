@@ -13,9 +13,9 @@ use cabra::game::bitboard::{EAST, NORTH, RIM, SOUTH, WEST, bit};
 use cabra::game::bridge::{flood, has_bridge, visible};
 use cabra::game::record::{parse_game, parse_record, placement_line, write_game};
 use cabra::game::{
-    Cell, MAX_PLIES, Move, MoveList, PLACEMENT_COUNT, Piece, Placement, PlacementError, Player,
-    Position, RecordError, SHAPE_COUNT, Status, Volume, WinReason, cells_from_digits, parse_move,
-    parse_placement, parse_placement_or_cells, placement_from_cells, table,
+    Cell, MAX_PLIES, Move, PLACEMENT_COUNT, Piece, Placement, PlacementError, PlacementList,
+    Player, Position, RecordError, SHAPE_COUNT, Status, Volume, WinReason, cells_from_digits,
+    parse_move, parse_placement, parse_placement_or_cells, placement_from_cells, table,
 };
 
 mod bridges;
@@ -34,7 +34,7 @@ fn mv(s: &str) -> Placement {
 fn game(moves: &[&str]) -> Position {
     let mut pos = Position::new();
     for (i, s) in moves.iter().enumerate() {
-        pos.try_play(mv(s))
+        pos.play(mv(s))
             .unwrap_or_else(|e| panic!("move {} `{s}` refused: {e}", i + 1));
     }
     pos
@@ -47,7 +47,7 @@ fn game_until_last(moves: &[&str]) -> (Position, Position) {
     assert_eq!(before.status(), Status::Ongoing, "ended early: {before:?}");
     let mut after = before;
     after
-        .try_play(mv(moves[moves.len() - 1]))
+        .play(mv(moves[moves.len() - 1]))
         .unwrap_or_else(|e| panic!("last move refused: {e}"));
     (before, after)
 }
@@ -98,13 +98,13 @@ const P2: Player = Player::Two;
 /// After a game-ending placement nobody may place anything.
 fn assert_nothing_more(pos: &Position) {
     assert!(pos.status().is_over());
-    assert_eq!(pos.count_legal(), 0);
-    let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
+    assert_eq!(pos.count_legal_placements(), 0);
+    let mut list = PlacementList::new();
+    pos.legal_placements(&mut list);
     assert!(list.is_empty());
     assert_eq!(pos.winning_move(), None);
     for i in 0..PLACEMENT_COUNT {
-        let p = Placement(i as u16);
+        let p = Placement::try_from(i).unwrap();
         assert!(!pos.is_legal(p));
     }
     assert_eq!(

@@ -8,17 +8,17 @@ use super::*;
 #[test]
 fn r1_a_cell_is_written_x_then_y_then_z() {
     // `120` is x = 1, y = 2, z = 0.
-    assert_eq!(c("120"), Cell { x: 1, y: 2, z: 0 });
-    assert_eq!(Cell::new(1, 2, 0).to_string(), "120");
-    assert_eq!(Cell::new(7, 0, 2).to_string(), "702");
+    assert_eq!(c("120"), Cell::new(1, 2, 0).unwrap());
+    assert_eq!(Cell::new(1, 2, 0).unwrap().to_string(), "120");
+    assert_eq!(Cell::new(7, 0, 2).unwrap().to_string(), "702");
     let four = cells_from_digits(&[1, 1, 0, 1, 2, 0, 1, 2, 1, 1, 2, 2]).unwrap();
     assert_eq!(
         four,
         [
-            Cell::new(1, 1, 0),
-            Cell::new(1, 2, 0),
-            Cell::new(1, 2, 1),
-            Cell::new(1, 2, 2)
+            Cell::new(1, 1, 0).unwrap(),
+            Cell::new(1, 2, 0).unwrap(),
+            Cell::new(1, 2, 1).unwrap(),
+            Cell::new(1, 2, 2).unwrap()
         ]
     );
     // In the bitboards, layer z holds bit y * 8 + x.
@@ -37,9 +37,9 @@ fn r1_the_volume_is_8_by_8_by_3() {
     assert!(Cell::from_digits([7, 7, 2]).is_ok());
     assert!(Cell::from_digits([0, 0, 0]).is_ok());
     let e = |d| Cell::from_digits(d).unwrap_err();
-    assert!(e([8, 0, 0]).0.contains("x must be 0 to 7"));
-    assert!(e([0, 8, 0]).0.contains("y must be 0 to 7"));
-    assert!(e([0, 0, 3]).0.contains("z must be 0 to 2"));
+    assert!(e([8, 0, 0]).to_string().contains("x must be 0 to 7"));
+    assert!(e([0, 8, 0]).to_string().contains("y must be 0 to 7"));
+    assert!(e([0, 0, 3]).to_string().contains("z must be 0 to 2"));
     // Every cell of every table entry lies inside the volume: the volume's
     // three layers are 64-bit boards, so being there is being inside.
     let mut all = Volume::EMPTY;
@@ -102,7 +102,7 @@ fn r2_player_one_places_first_and_turns_alternate() {
     for (i, s) in moves.iter().enumerate() {
         let mover = if i % 2 == 0 { P1 } else { P2 };
         assert_eq!(pos.to_move(), mover, "before move {}", i + 1);
-        pos.try_play(mv(s)).unwrap();
+        pos.play(mv(s)).unwrap();
         for q in mv(s).entry().cells.cells() {
             assert_eq!(pos.owner(q), Some(mover), "{q}");
         }
@@ -137,12 +137,12 @@ fn r2_a_fifth_l_is_refused() {
     assert_eq!(pos.check(fifth), Err(want.clone()));
     assert!(!pos.is_legal(fifth));
     let mut after = pos;
-    assert_eq!(after.try_play(fifth), Err(want.clone()));
+    assert_eq!(after.play(fifth), Err(want.clone()));
     assert_eq!(after, pos, "a refused placement changes nothing");
     assert_eq!(want.to_string(), "player 1 has no L left");
     // No L appears among the legal moves, but a T in that corner is fine.
-    let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
+    let mut list = PlacementList::new();
+    pos.legal_placements(&mut list);
     assert!(list.iter().all(|p| p.entry().piece != Piece::L));
     assert!(pos.is_legal(mv("T T90 600")));
 }
@@ -152,10 +152,10 @@ fn r2_a_third_o_is_refused() {
     // After FOUR_LS player 2 has used both O's; player 1 plays a T and then
     // player 2's third O is refused, while an L there is fine.
     let mut pos = game(&FOUR_LS);
-    pos.try_play(mv("T T90 600")).unwrap();
+    pos.play(mv("T T90 600")).unwrap();
     assert_eq!(pos.to_move(), P2);
     assert_eq!(
-        pos.try_play(mv("O T0 640")),
+        pos.play(mv("O T0 640")),
         Err(PlacementError::NoPieceLeft {
             player: P2,
             piece: Piece::O
@@ -170,7 +170,7 @@ fn cell_set(p: Placement) -> BTreeSet<[i32; 3]> {
     p.entry()
         .cells
         .cells()
-        .map(|c| [c.x as i32, c.y as i32, c.z as i32])
+        .map(|c| [c.x() as i32, c.y() as i32, c.z() as i32])
         .collect()
 }
 
@@ -282,7 +282,7 @@ fn r4_input_is_forgiving_about_case_and_spacing() {
 #[test]
 fn r4_output_is_canonical_and_spaced() {
     for e in 0..PLACEMENT_COUNT {
-        let p = Placement(e as u16);
+        let p = Placement::try_from(e).unwrap();
         let s = p.to_string();
         let parts: Vec<&str> = s.split(' ').collect();
         assert_eq!(parts.len(), 3, "{s}");

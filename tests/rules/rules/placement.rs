@@ -20,7 +20,7 @@ fn r5_1_nothing_outside_the_volume() {
     assert!(
         parse_move("113 112 111 110")
             .unwrap_err()
-            .0
+            .to_string()
             .contains("z must be 0 to 2")
     );
 }
@@ -63,9 +63,12 @@ fn r5_2_no_overlap_above_the_floor() {
 fn r5_3_a_piece_must_touch_the_board() {
     // An upright O lifted by one level: the right shape, but not on the board.
     let err = placement_from_cells([c("111"), c("121"), c("122"), c("112")]).unwrap_err();
-    assert!(err.0.contains("does not touch the board"), "{err}");
+    assert!(
+        err.to_string().contains("does not touch the board"),
+        "{err}"
+    );
     let err = placement_from_cells([c("001"), c("101"), c("201"), c("011")]).unwrap_err();
-    assert!(err.0.contains("lowest cube is at z = 1"), "{err}");
+    assert!(err.to_string().contains("lowest cube is at z = 1"), "{err}");
     // In notation the position's z must be 0.
     assert!(parse_placement("O T0 001").is_err());
     // Every entry of the table has a cube at z = 0.
@@ -84,7 +87,7 @@ fn r5_4_a_cube_over_an_empty_cell_floats() {
     assert_eq!(cells(p), "020 021 121 221");
     assert_eq!(pos.check(p), Err(PlacementError::Floating(c("121"))));
     let mut after = pos;
-    assert!(after.try_play(p).is_err());
+    assert!(after.play(p).is_err());
     assert_eq!(after, pos);
     assert_eq!(
         PlacementError::Floating(c("121")).to_string(),
@@ -116,7 +119,7 @@ fn r5_4_supported_by_own_cubes() {
     assert_eq!(cells(p), "120 121 221 321");
     assert_eq!(pos.check(p), Ok(()));
     let mut after = pos;
-    after.try_play(p).unwrap();
+    after.play(p).unwrap();
     assert_eq!(after.owner(c("221")), Some(P1));
     assert_eq!(after.owner(c("220")), Some(P1));
 }
@@ -154,9 +157,9 @@ fn r5_the_table_has_2497_placements() {
 #[test]
 fn r5_1345_placements_are_legal_on_the_empty_board() {
     let pos = Position::new();
-    assert_eq!(pos.count_legal(), 1345);
-    let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
+    assert_eq!(pos.count_legal_placements(), 1345);
+    let mut list = PlacementList::new();
+    pos.legal_placements(&mut list);
     assert_eq!(list.len(), 1345);
     let mut per_piece = [0; 4];
     for p in list.iter() {
@@ -180,7 +183,7 @@ fn r5_pieces_never_move() {
     let mut pos = Position::new();
     let mut before = Volume::EMPTY;
     for s in moves {
-        pos.try_play(mv(s)).unwrap();
+        pos.play(mv(s)).unwrap();
         assert!(before.is_subset(pos.occupied()));
         assert_eq!(
             pos.occupied().count(),

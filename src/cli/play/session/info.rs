@@ -203,7 +203,7 @@ impl Session {
         let mut out = String::new();
         for (i, &m) in moves.iter().enumerate() {
             out.push_str(&format!("{:>3}. {}  {m}\n", i + 1, who(replay.to_move())));
-            replay.play_move(m);
+            replay.play_move_unchecked(m);
         }
         out.push_str(&format!("{}\n", status_line(self.line.position())));
         out

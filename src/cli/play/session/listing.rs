@@ -62,8 +62,8 @@ impl Session {
                 result_line(pos, pos.status())
             ));
         }
-        let mut list = MoveList::new();
-        pos.legal_moves(&mut list);
+        let mut list = PlacementList::new();
+        pos.legal_placements(&mut list);
         let mover = pos.to_move();
         let count = |k: Piece| list.iter().filter(|p| p.entry().piece == k).count();
         let mut out = match filter {
@@ -100,7 +100,11 @@ impl Session {
         };
         let lines = self.listing(&list, filter);
         let mut specials = Vec::new();
-        pos.for_each_special(|m| specials.push(m.to_string()));
+        pos.for_each_legal(|m| {
+            if m.placement().is_none() {
+                specials.push(m.to_string());
+            }
+        });
         let specials = (!specials.is_empty() && matches!(filter, Filter::All)).then(|| {
             format!(
                 "  and instead of a placement: {} (`help {}`)\n",
@@ -119,7 +123,7 @@ impl Session {
 
     /// One line per shape, `L E180: 110 120 ...`, wrapped at the
     /// terminal's width under the positions.
-    fn listing(&self, list: &MoveList, filter: Filter) -> String {
+    fn listing(&self, list: &PlacementList, filter: Filter) -> String {
         let mut out = String::new();
         let mut current: Option<String> = None;
         let mut line = String::new();
@@ -153,7 +157,7 @@ impl Session {
 
     /// Too long a listing, counted: per orientation for one piece, with
     /// the way to list one; for all pieces, the way to list one piece.
-    fn summary(&self, list: &MoveList, filter: Filter) -> String {
+    fn summary(&self, list: &PlacementList, filter: Filter) -> String {
         let width = self.width.min(100);
         match filter {
             Filter::Piece(k) => {

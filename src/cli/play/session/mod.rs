@@ -20,7 +20,7 @@ use cabra::engine::{
     group, plural,
 };
 use cabra::game::record::Record;
-use cabra::game::{GameLine, Move, MoveList, Piece, Player, Position, Status, parse_move};
+use cabra::game::{GameLine, Move, Piece, PlacementList, Player, Position, Status, parse_move};
 
 mod files;
 pub(crate) mod hint;

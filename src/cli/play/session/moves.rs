@@ -73,7 +73,7 @@ impl Session {
                 ));
             }
         };
-        if let Err(e) = self.line.position().check_move(p) {
+        if let Err(e) = self.line.position().check(p) {
             let hint = match e {
                 cabra::game::PlacementError::GameOver(_) => {
                     format!(" — {}, `new` starts a new game", self.undo_alone_says())

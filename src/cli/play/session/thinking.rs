@@ -40,7 +40,7 @@ impl Session {
             Ok((Some(Proven::Loss), _)) => self.proven_lost = Some(pos),
             Ok((Some(Proven::Win), Some(best))) => {
                 let mut after = pos;
-                if after.try_play_move(best).is_ok() {
+                if after.play(best).is_ok() {
                     self.proven_lost = Some(after);
                 }
             }

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use cabra::engine::{parse_count, parse_duration};
-use cabra::game::{MoveList, Position, parse_move};
+use cabra::game::{PlacementList, Position, parse_move};
 use rand::{Rng, RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -126,8 +126,8 @@ fn random_line(rng: &mut impl RngCore, pos: &Position, codes: &[String]) -> Stri
     let mut line = match rng.random_range(0..10) {
         0..=3 => WORDS[rng.random_range(0..WORDS.len())].to_string(),
         4..=6 => {
-            let mut list = MoveList::new();
-            pos.legal_moves(&mut list);
+            let mut list = PlacementList::new();
+            pos.legal_placements(&mut list);
             if list.is_empty() {
                 "undo".to_string()
             } else {

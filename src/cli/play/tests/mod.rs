@@ -78,7 +78,7 @@ fn check_invariants(s: &Session, line: &str) {
     // The redo list replays legally.
     let mut p = pos;
     for &m in s.redo_list() {
-        p.try_play_move(m)
+        p.play(m)
             .unwrap_or_else(|e| panic!("after {line:?}: redo {m}: {e}"));
     }
 }
@@ -175,7 +175,7 @@ fn position_codes_round_trip_and_reject_damage() {
     for _ in 0..200 {
         let mut pos = Position::new();
         while let Some(p) = pos.random_move(&mut rng) {
-            pos.play(p);
+            pos.play_unchecked(p);
             if pos.status().is_over() {
                 break;
             }

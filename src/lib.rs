@@ -39,3 +39,8 @@
 pub mod engine;
 pub mod game;
 pub mod search;
+
+/// The random-number traits of [`game::Position::random_move`]'s
+/// generator (`RngCore`, `SeedableRng`), re-exported so that a caller
+/// needs no `rand_core` of the same version in its own manifest.
+pub use rand::rand_core;

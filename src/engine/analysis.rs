@@ -17,8 +17,6 @@
 //!   `inaccuracy` when the loss reaches [`BLUNDER`], [`MISTAKE`] or
 //!   [`INACCURACY`].
 
-use serde::{Deserialize, Serialize};
-
 use super::budget::Budget;
 use super::handle::{Listener, Request, Thinker};
 use crate::game::{MOVE_COUNT, Move, Player, Position, Status};
@@ -32,8 +30,9 @@ pub const MISTAKE: f64 = 0.10;
 pub const BLUNDER: f64 = 0.20;
 
 /// A mark on a placement.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Mark {
     /// Loss of at least [`INACCURACY`].
     Inaccuracy,
@@ -58,7 +57,8 @@ impl Mark {
 }
 
 /// The analysis of one placement.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct MoveAnalysis {
     /// 1 for the first placement of the game.
     pub ply: usize,
@@ -85,7 +85,8 @@ pub struct MoveAnalysis {
 }
 
 /// Totals of one player.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Summary {
     /// 1 or 2.
     pub player: u8,

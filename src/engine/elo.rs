@@ -16,8 +16,6 @@
 //! `elo`, is the plain score's Elo (clamped to half a game from 0 and 1,
 //! and then flagged `clamped`).
 
-use serde::Serialize;
-
 /// z for a two-sided 95% interval.
 const Z95: f64 = 1.959_963_985;
 
@@ -31,7 +29,8 @@ pub fn elo(score: f64) -> f64 {
 }
 
 /// A match summary from the first engine's side.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Summary {
     /// Games played.
     pub games: u32,

@@ -32,7 +32,6 @@
 //! ln(beta / (1 - alpha))`; between the bounds the match goes on. The
 //! Elo values are logistic Elo, as [`super::elo::elo`] reports.
 
-use serde::Serialize;
 use thiserror::Error;
 
 /// The hypotheses and error rates of a test.
@@ -49,7 +48,8 @@ pub struct Sprt {
 }
 
 /// Where a test stands.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SprtState {
     /// The log-likelihood ratio of the games so far.
     pub llr: f64,

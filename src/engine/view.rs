@@ -6,18 +6,17 @@
 
 use std::fmt::Write as _;
 
-use serde::Serialize;
-
 use super::engine::Thought;
 use super::units::{group, plural};
 use crate::game::{Move, Position};
 use crate::search::{Proven, Report};
 
 /// One root move of a report.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct MoveView {
     /// The move, in notation.
-    #[serde(rename = "move")]
+    #[cfg_attr(feature = "serde", serde(rename = "move"))]
     pub mv: String,
     /// Playouts through it.
     pub visits: u64,
@@ -31,7 +30,8 @@ pub struct MoveView {
 }
 
 /// A search's report as every front end shows it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ReportView {
     /// The player to move (1 or 2), for whom the values are.
     pub player: u8,
@@ -228,11 +228,14 @@ mod tests {
     fn one_view_serialises_and_prints_the_same_report() {
         let pos = Position::new();
         let v = ReportView::new(&pos, &report(None), false);
-        let json = serde_json::to_value(&v).unwrap();
-        assert_eq!(json["player"], 1);
-        assert_eq!(json["best"], "L T0 000");
-        assert_eq!(json["top"][1]["move"], "O T0 660");
-        assert!(json["proven"].is_null() && json["interrupted"] == false);
+        #[cfg(feature = "serde")]
+        {
+            let json = serde_json::to_value(&v).unwrap();
+            assert_eq!(json["player"], 1);
+            assert_eq!(json["best"], "L T0 000");
+            assert_eq!(json["top"][1]["move"], "O T0 660");
+            assert!(json["proven"].is_null() && json["interrupted"] == false);
+        }
         let text = v.table(8);
         assert!(
             text.contains("12,345 iterations in 0.5 s (2 threads, 12,346 nodes, 24,690 a second)")
@@ -245,6 +248,7 @@ mod tests {
         assert!(text.contains("expected line: L T0 000, O T0 660"));
         // A proven result is one word, the same in JSON and in the table.
         let v = ReportView::new(&pos, &report(Some(Proven::Loss)), true);
+        #[cfg(feature = "serde")]
         assert_eq!(serde_json::to_value(&v).unwrap()["proven"], "loss");
         let text = v.table(8);
         assert!(text.starts_with("Stopped"), "{text}");

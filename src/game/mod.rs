@@ -6,6 +6,7 @@
 pub mod bitboard;
 pub mod bridge;
 mod cell;
+mod code;
 mod error;
 mod line;
 mod movegen;
@@ -18,13 +19,17 @@ mod playout;
 mod position;
 pub mod record;
 mod rules;
+#[cfg(feature = "serde")]
+mod serialize;
 mod shape;
 mod shape_masks;
 mod table;
+mod text;
 mod threats;
 
 pub use bitboard::Volume;
 pub use cell::Cell;
+pub use code::CodeError;
 pub use error::{LineError, NotationError, PlacementError, RangeError, RecordError, beyond};
 pub use line::{GameLine, PastTheEnd};
 pub use movegen::{FixedList, MoveList, PlacementList, below};
@@ -38,3 +43,4 @@ pub use position::{MAX_MOVES, MAX_PLIES, Position};
 pub use rules::{MOVE_COUNT, Move, Rules, RulesError, Variant, special_move};
 pub use shape::{SHAPE_COUNT, Shape};
 pub use table::{DrawMap, Entry, PLACEMENT_COUNT, Placement, Table, table};
+pub use text::{WIDE_BOARD, board_text, board_text_painted, cube_symbol, marked_cubes};

@@ -3,12 +3,11 @@
 //! The report is generic over the move type; [`Report::map_moves`] turns it
 //! into a report over strings (notation) for printing or JSON.
 
-use serde::Serialize;
-
 /// A proven game-theoretic value, for the side to move at the position the
 /// value belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Proven {
     /// The side to move wins with best play.
     Win,
@@ -31,10 +30,11 @@ impl Proven {
 }
 
 /// Statistics of one root move.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct MoveStats<M> {
     /// The move.
-    #[serde(rename = "move")]
+    #[cfg_attr(feature = "serde", serde(rename = "move"))]
     pub mv: M,
     /// Playouts through this move.
     pub visits: u64,
@@ -50,7 +50,8 @@ pub struct MoveStats<M> {
 }
 
 /// What a search found.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Report<M> {
     /// The move to play; `None` when the game is over.
     pub best: Option<M>,

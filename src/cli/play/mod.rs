@@ -4,10 +4,8 @@
 //!   a time ([`session::Session::handle`]), free of terminal I/O;
 //! - [`commands`]: command names and telling commands from placements;
 //! - [`help`]: the help texts, and the pieces drawn in every orientation;
-//! - [`code`]: the one-line position code;
 //! - [`term`]: reading lines (rustyline on a terminal), the progress line, Ctrl-C.
 
-pub mod code;
 pub mod commands;
 pub mod help;
 pub mod session;

@@ -8,8 +8,10 @@
 
 use std::fmt::Write;
 
-use cabra::game::bridge::shortest_bridge;
-use cabra::game::{Cell, Piece, Placement, Player, Position, Status, Variant, Volume, WinReason};
+use cabra::game::{
+    Piece, Placement, Player, Position, Status, Variant, Volume, WinReason, board_text_painted,
+    cube_symbol, marked_cubes,
+};
 
 use super::style;
 
@@ -39,18 +41,6 @@ impl View {
     };
 }
 
-/// The width under which the compact layout is used.
-pub const WIDE: usize = 84;
-
-fn symbol(p: Player, marked: bool) -> char {
-    match (p, marked) {
-        (Player::One, false) => 'x',
-        (Player::One, true) => 'X',
-        (Player::Two, false) => 'o',
-        (Player::Two, true) => 'O',
-    }
-}
-
 /// Writes `text` for player `p`, coloured when asked (inverse video for a
 /// marked cube).
 fn paint(out: &mut String, text: &str, p: Player, marked: bool, colours: bool) {
@@ -67,134 +57,31 @@ pub fn paint_player(text: &str, p: Player, colours: bool) -> String {
     style::paint(text, style::player(p), colours)
 }
 
-/// The cubes drawn as capitals: the winning bridge once a bridge has won,
-/// else the last placement; and what the legend calls them.
-fn marked(pos: &Position) -> (Volume, &'static str) {
-    if let Status::Won {
-        winner,
-        by: WinReason::Bridge,
-    } = pos.status()
-    {
-        // The path, as the page and the SVG mark it: a shortest chain,
-        // not every cube attached to it.
-        let mut path = Volume::EMPTY;
-        for c in shortest_bridge(pos.cubes(winner), pos.cubes(winner.other())) {
-            path.insert(c);
-        }
-        return (path, "the winning bridge");
+/// What the legend calls the capitals (see [`marked_cubes`]).
+fn marked_name(pos: &Position) -> &'static str {
+    match pos.status() {
+        Status::Won {
+            by: WinReason::Bridge,
+            ..
+        } => "the winning bridge",
+        _ => "the last placement",
     }
-    let last = pos
-        .moves()
-        .last()
-        .and_then(|m| m.placement())
-        .map(|p| p.entry().cells)
-        .unwrap_or_default();
-    (last, "the last placement")
 }
 
-/// The three layers and the top view, as lines of text: side by side on a
-/// wide terminal, in a compact layout on a narrow one (the top view below
-/// the layers when even that does not fit).
+/// The three layers and the top view, as lines of text, coloured when the
+/// view asks.
 fn board_lines(pos: &Position, view: &View, marked: Volume) -> String {
-    let wide = view.width >= WIDE;
-    let top_below = view.width < 66;
-    let cell_gap = if wide { " " } else { "" };
-    // The compact layers take 36 columns; one space apart, 32.
-    let gap = if view.width < 38 { " " } else { "   " };
-    // One layer: the row number, a space, then the eight cells.
-    let digits: String = (0..8).map(|x| format!("{x}{cell_gap}")).collect();
-    let layer_width = 2 + digits.trim_end().len();
-    let titles = if wide {
-        [
-            "z=0 (bottom)",
-            "z=1",
-            "z=2 (top)",
-            "top view: owner, height",
-        ]
-    } else {
-        ["z=0", "z=1", "z=2", "top: owner, height"]
-    };
-    let top_digits: String = (0..8).map(|x| format!(" {x} ")).collect();
-    // Titles and column numbers stand over the cells, after the row labels.
-    let mut head = String::new();
-    let mut numbers = String::new();
-    for t in &titles[..3] {
-        let _ = write!(head, "  {t:<w$}{gap}", w = layer_width - 2);
-        let _ = write!(
-            numbers,
-            "  {:<w$}{gap}",
-            digits.trim_end(),
-            w = layer_width - 2
-        );
-    }
-    if !top_below {
-        let _ = write!(head, " {}", titles[3]);
-        let _ = write!(numbers, " {}", top_digits.trim_end());
-    }
-    let mut out = String::new();
-    let _ = writeln!(out, "{}", head.trim_end());
-    let _ = writeln!(out, "{}", numbers.trim_end());
-    let top_row = |y: u8, line: &mut String| {
-        let _ = write!(line, "{y}");
-        for x in 0..8u8 {
-            match pos.top(x, y).ok().flatten() {
-                Some((p, z)) => {
-                    let m = (0..3).any(|z| Cell::new(x, y, z).is_ok_and(|c| marked.contains(c)));
-                    line.push(' ');
-                    paint(
-                        line,
-                        &format!("{}{}", symbol(p, m), z + 1),
-                        p,
-                        m,
-                        view.colours,
-                    );
-                }
-                None => line.push_str(" . "),
-            }
-        }
-    };
-    for y in 0..8u8 {
-        let mut line = String::new();
-        for z in 0..3u8 {
-            let _ = write!(line, "{y} ");
-            for x in 0..8u8 {
-                let c = Cell::new(x, y, z).expect("x, y and z count within the board");
-                match pos.owner(c) {
-                    Some(p) => {
-                        let m = marked.contains(c);
-                        paint(&mut line, &symbol(p, m).to_string(), p, m, view.colours);
-                    }
-                    None => line.push('.'),
-                }
-                if x < 7 {
-                    line.push_str(cell_gap);
-                }
-            }
-            line.push_str(gap);
-        }
-        if !top_below {
-            top_row(y, &mut line);
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    if top_below {
-        let _ = writeln!(out, "{}", titles[3]);
-        let _ = writeln!(out, " {}", top_digits.trim_end());
-        for y in 0..8u8 {
-            let mut line = String::new();
-            top_row(y, &mut line);
-            out.push_str(line.trim_end());
-            out.push('\n');
-        }
-    }
-    out
+    board_text_painted(pos, view.width, marked, |text, p, m| {
+        let mut out = String::new();
+        paint(&mut out, text, p, m, view.colours);
+        out
+    })
 }
 
 /// The board and the state of play, as lines of text.
 pub fn render(pos: &Position, view: &View) -> String {
-    let (marked, what) = marked(pos);
-    let mut out = board_lines(pos, view, marked);
+    let what = marked_name(pos);
+    let mut out = board_lines(pos, view, marked_cubes(pos));
     let legend = [
         "x west to east, y north to south;".to_string(),
         format!("x player 1, o player 2, capitals {what};"),
@@ -209,7 +96,7 @@ pub fn render(pos: &Position, view: &View) -> String {
             .iter()
             .map(|&k| format!("{k}{}", pos.pieces_left(p, k)))
             .collect();
-        let who = format!("{p} ({})", symbol(p, false));
+        let who = format!("{p} ({})", cube_symbol(p, false));
         let mut name = String::new();
         paint(&mut name, &who, p, false, view.colours);
         let mut count = format!("{} {}", counted(pos), pos.count(p));

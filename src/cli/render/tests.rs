@@ -26,7 +26,10 @@ fn boards_fit_the_terminal() {
         );
     }
     let wide = render(&pos, &View::PLAIN);
-    assert!(longest(&wide) < 100 && longest(&wide) >= WIDE - 4, "{wide}");
+    assert!(
+        longest(&wide) < 100 && longest(&wide) >= cabra::game::WIDE_BOARD - 4,
+        "{wide}"
+    );
     // The columns of every layer line up under their numbers.
     let rows: Vec<&str> = wide.lines().collect();
     // Row y = 3 of layer z = 0 has the O at x = 3 and 4.
@@ -138,7 +141,7 @@ fn a_won_bridge_is_drawn_in_capitals() {
         .enumerate()
         .flat_map(|(y, l)| {
             l.char_indices()
-                .filter(|&(_, c)| c == symbol(winner, true))
+                .filter(|&(_, c)| c == cube_symbol(winner, true))
                 .map(move |(i, _)| (y, i))
         })
         .collect();

@@ -16,7 +16,6 @@ use cabra::game::{
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::super::play::code;
 use super::super::play::session::hint;
 use super::super::svg::board::{self, Ghost, GhostKind, View};
 use super::super::svg::top;
@@ -357,7 +356,8 @@ pub async fn load_code(
     let game = app.store.get(&id)?;
     let mut g = lock(&game);
     g.ensure_idle()?;
-    let pos = code::decode(&req.code).map_err(ApiError::unprocessable)?;
+    let pos = cabra::game::Position::from_code(&req.code)
+        .map_err(|e| ApiError::unprocessable(e.to_string()))?;
     set_position(&mut g, pos, Vec::new());
     g.changed();
     Ok(axum::Json(state_json(&g)))

@@ -10,7 +10,6 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::super::check::GameJson;
-use super::super::play::code;
 use super::super::svg;
 use super::guard::ApiError;
 use super::store::{Analysis, Game};
@@ -69,7 +68,7 @@ pub fn state_json(g: &Game) -> Value {
         "swapped": game.swapped,
         "special": special,
         "left": left,
-        "code": code::encode(pos),
+        "code": pos.to_code(),
         "last": pos.moves().last().map(|m| m.to_string()),
         "busy": g.busy.map(|b| b.name()),
         "can_undo": pos.plies() > 0,

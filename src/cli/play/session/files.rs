@@ -17,7 +17,7 @@ impl Session {
             format!(
                 "The game you left ({}) was not saved; `pos {}` brings it back.\n",
                 moves_of(self.line.position(), self.line.position().plies()),
-                code::encode(self.line.position())
+                self.line.position().to_code()
             )
         } else {
             String::new()
@@ -30,7 +30,7 @@ impl Session {
             format!(
                 "This game ({}) was not saved; to get it back, run `cabra play` and type `pos {}`.\n",
                 moves_of(self.line.position(), self.line.position().plies()),
-                code::encode(self.line.position())
+                self.line.position().to_code()
             )
         } else {
             String::new()
@@ -176,9 +176,9 @@ impl Session {
 
     pub(super) fn pos(&mut self, arg: &str) -> Response {
         if arg.is_empty() {
-            return Response::ok(code::encode(self.line.position()));
+            return Response::ok(self.line.position().to_code());
         }
-        match code::decode(arg) {
+        match cabra::game::Position::from_code(arg) {
             Ok(pos) => {
                 let mut out = if pos.moves() == self.line.position().moves() {
                     String::new()

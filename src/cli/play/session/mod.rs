@@ -33,7 +33,6 @@ mod thinking;
 mod undo_redo;
 mod you;
 
-use super::code;
 use super::commands::{self, Cmd, Input};
 use crate::cli::files::{own_key, read_record, save_game};
 use crate::cli::render::{

@@ -8,7 +8,6 @@ use cabra::game::{PlacementList, Position, parse_move};
 use rand::{Rng, RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::super::code;
 use super::super::commands::{self, Cmd, Input};
 use super::super::session::You;
 use super::{check_invariants, session, temp_dir};
@@ -221,7 +220,7 @@ fn fuzzed_lines_never_panic_and_keep_the_game_legal() {
                 assert!(s.position().plies() > 0);
             }
             if rng.random_bool(0.05) {
-                codes.push(code::encode(s.position()));
+                codes.push(s.position().to_code());
             }
         }
     }

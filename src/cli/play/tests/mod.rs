@@ -11,7 +11,6 @@ use cabra::game::record::{Record, parse_game, write_game};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::code;
 use super::commands;
 use super::session::{Options, QuietUi, Session, You};
 
@@ -74,7 +73,11 @@ fn check_invariants(s: &Session, line: &str) {
     let again = parse_game(&write_game(&pos)).unwrap_or_else(|e| panic!("after {line:?}: {e}"));
     assert_eq!(again, pos, "after {line:?}");
     // So does its position code.
-    assert_eq!(code::decode(&code::encode(&pos)), Ok(pos), "after {line:?}");
+    assert_eq!(
+        cabra::game::Position::from_code(&pos.to_code()),
+        Ok(pos),
+        "after {line:?}"
+    );
     // The redo list replays legally.
     let mut p = pos;
     for &m in s.redo_list() {
@@ -179,12 +182,12 @@ fn position_codes_round_trip_and_reject_damage() {
             if pos.status().is_over() {
                 break;
             }
-            let c = code::encode(&pos);
+            let c = pos.to_code();
             assert!(c.chars().all(|ch| ch.is_ascii_alphanumeric()), "{c}");
-            assert_eq!(code::decode(&c), Ok(pos));
+            assert_eq!(cabra::game::Position::from_code(&c), Ok(pos));
         }
     }
-    assert_eq!(code::encode(&Position::new()), "c101");
+    assert_eq!(Position::new().to_code(), "c101");
     let mut s = session(You::Both);
     ok(&mut s, "L E180 110");
     ok(&mut s, "T T90 310");

@@ -139,7 +139,7 @@ fn the_board_warns_of_a_win_in_one_against_the_engine() {
     ))
     .unwrap();
     let pos = parse_game(&text).unwrap();
-    let code = code::encode(&pos);
+    let code = pos.to_code();
     let mut s = session(You::One);
     let board = ok(&mut s, &format!("pos {code}"));
     assert!(board.contains("threatens to win next move"), "{board}");
@@ -185,7 +185,9 @@ fn help_draws_the_pieces_and_names_the_special_moves() {
 fn after_the_end_undo_is_described_as_it_works() {
     let read = |name: &str| {
         let path = format!("{}/tests/data/games/{name}", env!("CARGO_MANIFEST_DIR"));
-        code::encode(&parse_game(&std::fs::read_to_string(path).unwrap()).unwrap())
+        parse_game(&std::fs::read_to_string(path).unwrap())
+            .unwrap()
+            .to_code()
     };
     // Player 2 (the engine, as you play player 1) won: `undo` takes back
     // its placement and yours, and says so.

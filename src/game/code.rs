@@ -1,6 +1,6 @@
 //! The position code: one short line of letters and digits that gives back
-//! a whole game (its rules and every move, in order), for `pos` and
-//! `pos CODE`.
+//! a whole game (its rules and every move, in order), as `cabra play`'s
+//! `pos` prints it and the board in the browser shows it.
 //!
 //! Format (documented in docs/PLAY.md):
 //!
@@ -20,7 +20,46 @@
 //! Only letters and digits, so a double click selects the whole code. The
 //! empty game is `c101`.
 
-use cabra::game::{Move, Placement, Position, Rules, Variant, table};
+use thiserror::Error;
+
+use super::error::PlacementError;
+use super::position::Position;
+use super::rules::{Move, Rules, Variant};
+use super::table::{Placement, table};
+
+/// Why a position code does not give back a game.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum CodeError {
+    /// Neither `c1` nor `c2` at the start.
+    #[error("a position code starts with `{PREFIX}` or `{PREFIX2}`")]
+    Prefix,
+    /// `c2` without a rules digit 1, 2 or 3.
+    #[error("a `c2` position code goes on with a rules digit 1, 2 or 3")]
+    RulesDigit,
+    /// A character other than a letter or a digit.
+    #[error("a position code has only letters and digits, found '{0}'")]
+    Character(char),
+    /// An odd number of characters, or no check characters.
+    #[error("this position code is cut short or has a character too many")]
+    Length,
+    /// The check characters do not match the moves.
+    #[error("this position code does not check out: a character is wrong or missing")]
+    Check,
+    /// A pair of characters that names no move.
+    #[error("move {0} of the code is not a move")]
+    NotAMove(usize),
+    /// A move that is not legal where it stands.
+    #[error("move {index} of the code ({mv}): {why}")]
+    Illegal {
+        /// Its number, from 1.
+        index: usize,
+        /// The move.
+        mv: Move,
+        /// Why it is not legal.
+        why: PlacementError,
+    },
+}
 
 const DIGITS: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const PREFIX: &str = "c1";
@@ -61,7 +100,7 @@ fn rules_digit(r: Rules) -> u32 {
 }
 
 /// The code of a game.
-pub fn encode(pos: &Position) -> String {
+pub(super) fn encode(pos: &Position) -> String {
     let values: Vec<u32> = pos.moves().iter().map(|&m| value(m)).collect();
     let rules = pos.rules();
     let (mut s, start) = if rules.is_default() {
@@ -77,8 +116,8 @@ pub fn encode(pos: &Position) -> String {
     s
 }
 
-/// The game of a code, or one line saying what is wrong with it.
-pub fn decode(code: &str) -> Result<Position, String> {
+/// The game of a code, or what is wrong with it.
+pub(super) fn decode(code: &str) -> Result<Position, CodeError> {
     let code = code.trim();
     let (rules, start, body) = if let Some(body) = code.strip_prefix(PREFIX) {
         (Rules::CAMINOS, 1, body)
@@ -89,7 +128,7 @@ pub fn decode(code: &str) -> Result<Position, String> {
             .and_then(|c| c.to_digit(10))
             .filter(|&d| (1..=3).contains(&d));
         let Some(d) = d else {
-            return Err("a `c2` position code goes on with a rules digit 1, 2 or 3".to_string());
+            return Err(CodeError::RulesDigit);
         };
         let rules = Rules {
             variant: if d % 2 == 1 {
@@ -101,18 +140,14 @@ pub fn decode(code: &str) -> Result<Position, String> {
         };
         (rules, d + 1, &body[1..])
     } else {
-        return Err(format!(
-            "a position code starts with `{PREFIX}` or `{PREFIX2}`"
-        ));
+        return Err(CodeError::Prefix);
     };
     if let Some(bad) = body.chars().find(|c| !c.is_ascii_alphanumeric()) {
-        return Err(format!(
-            "a position code has only letters and digits, found '{bad}'"
-        ));
+        return Err(CodeError::Character(bad));
     }
     let bytes = body.as_bytes();
     if bytes.len() % 2 != 0 || bytes.len() < 2 {
-        return Err("this position code is cut short or has a character too many".to_string());
+        return Err(CodeError::Length);
     }
     let values: Vec<u32> = bytes
         .chunks(2)
@@ -124,9 +159,7 @@ pub fn decode(code: &str) -> Result<Position, String> {
         .collect();
     let (moves, sum) = values.split_at(values.len() - 1);
     if check(start, moves) != sum[0] {
-        return Err(
-            "this position code does not check out: a character is wrong or missing".to_string(),
-        );
+        return Err(CodeError::Check);
     }
     let t = table();
     let mut pos = Position::with_rules(rules);
@@ -139,11 +172,37 @@ pub fn decode(code: &str) -> Result<Position, String> {
                 let p: Option<Placement> = (shape < t.shapes.len() as u32)
                     .then(|| t.placement_at(shape as usize, x as u8, y as u8))
                     .flatten();
-                Move::Place(p.ok_or_else(|| format!("move {} of the code is not a move", i + 1))?)
+                Move::Place(p.ok_or(CodeError::NotAMove(i + 1))?)
             }
         };
-        pos.play(m)
-            .map_err(|e| format!("move {} of the code ({m}): {e}", i + 1))?;
+        pos.play(m).map_err(|why| CodeError::Illegal {
+            index: i + 1,
+            mv: m,
+            why,
+        })?;
     }
     Ok(pos)
+}
+
+impl Position {
+    /// The position code of this game: its rules and every move in one
+    /// line of letters and digits (docs/PLAY.md), read back by
+    /// [`Position::from_code`].
+    ///
+    /// ```
+    /// use cabra::game::{Move, Position};
+    /// assert_eq!(Position::new().to_code(), "c101");
+    /// let mut pos = Position::new();
+    /// pos.play("L E180 110".parse::<Move>().unwrap()).unwrap();
+    /// assert_eq!(Position::from_code(&pos.to_code()), Ok(pos));
+    /// assert!(Position::from_code("c1AB").is_err());
+    /// ```
+    pub fn to_code(&self) -> String {
+        encode(self)
+    }
+
+    /// The game of a position code, replayed and checked move by move.
+    pub fn from_code(code: &str) -> Result<Position, CodeError> {
+        decode(code)
+    }
 }

@@ -20,21 +20,32 @@ pub const LAYERS: usize = 3;
 
 /// A layer plus its four orthogonal neighbours, without wrapping.
 #[inline(always)]
-pub fn spread(b: u64) -> u64 {
+pub(crate) fn spread(b: u64) -> u64 {
     b | ((b << 1) & !WEST) | ((b >> 1) & !EAST) | (b << 8) | (b >> 8)
 }
 
-/// The bit of column `(x, y)` in a layer.
+/// The bit of column `(x, y)` in a layer (`x` and `y` below 8).
 #[inline(always)]
-pub const fn bit(x: u8, y: u8) -> u64 {
+pub(crate) const fn bit(x: u8, y: u8) -> u64 {
     1u64 << (y * 8 + x)
 }
 
-/// A set of cells of the 8x8x3 volume: one `u64` per layer.
+/// A set of cells of the 8x8x3 volume: one `u64` per layer, bit
+/// `y * 8 + x` for column `(x, y)`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Volume(pub [u64; LAYERS]);
+pub struct Volume(pub(crate) [u64; LAYERS]);
 
 impl Volume {
+    /// The set whose layer `z` is `layers[z]` (every bit is a cell).
+    pub const fn from_layers(layers: [u64; LAYERS]) -> Volume {
+        Volume(layers)
+    }
+
+    /// The three layers, bottom first.
+    pub const fn layers(self) -> [u64; LAYERS] {
+        self.0
+    }
+
     /// The empty set.
     pub const EMPTY: Volume = Volume([0; LAYERS]);
 

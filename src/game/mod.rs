@@ -42,5 +42,5 @@ pub use player::{Player, Status, WinReason};
 pub use position::{MAX_MOVES, MAX_PLIES, Position};
 pub use rules::{MOVE_COUNT, Move, Rules, RulesError, Variant, special_move};
 pub use shape::{SHAPE_COUNT, Shape};
-pub use table::{DrawMap, Entry, PLACEMENT_COUNT, Placement, Table, table};
+pub use table::{Entry, PLACEMENT_COUNT, Placement, Table, table};
 pub use text::{WIDE_BOARD, board_text, board_text_painted, cube_symbol, marked_cubes};

@@ -61,12 +61,17 @@ impl Face {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Orientation {
     /// The face map applied first.
-    pub face: Face,
+    face: Face,
     /// Quarter turns about z (0..4), applied second.
-    pub quarter_turns: u8,
+    quarter_turns: u8,
 }
 
 impl Orientation {
+    /// The face the piece is turned onto.
+    pub const fn face(self) -> Face {
+        self.face
+    }
+
     /// All 24 names, faces in the order T B N S E W, angles ascending.
     /// The canonical name of a shape is the first name in this order that makes it.
     pub fn all() -> impl Iterator<Item = Orientation> {

@@ -33,9 +33,15 @@ impl Piece {
         self as usize
     }
 
-    /// The piece with index `i` (0..4).
-    pub const fn from_index(i: usize) -> Piece {
-        Piece::ALL[i]
+    /// The piece with index `i` (0..4: L, T, Z, O), or `None`.
+    pub const fn from_index(i: usize) -> Option<Piece> {
+        match i {
+            0 => Some(Piece::L),
+            1 => Some(Piece::T),
+            2 => Some(Piece::Z),
+            3 => Some(Piece::O),
+            _ => None,
+        }
     }
 
     /// The letter used in notation.

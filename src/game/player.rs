@@ -21,10 +21,21 @@ impl Player {
         self as usize
     }
 
-    /// The player with index 0 or 1.
+    /// The player with index 0 (player 1) or 1 (player 2), or `None`.
     #[inline(always)]
-    pub const fn from_index(i: usize) -> Player {
-        if i == 0 { Player::One } else { Player::Two }
+    pub const fn from_index(i: usize) -> Option<Player> {
+        match i {
+            0 => Some(Player::One),
+            1 => Some(Player::Two),
+            _ => None,
+        }
+    }
+
+    /// Player 1 for an even `i`, player 2 for an odd one: who made the
+    /// `i`-th move (from 0) of a game without a swap.
+    #[inline(always)]
+    pub const fn of_parity(i: usize) -> Player {
+        if i % 2 == 0 { Player::One } else { Player::Two }
     }
 
     /// The other player.

@@ -34,7 +34,7 @@ impl Position {
     /// then [`Position::end_by_count`]. Cheaper than [`Position::play`],
     /// which looks for a legal placement after every move.
     #[inline(always)]
-    pub fn place_in_playout(&mut self, p: Placement) -> bool {
+    pub(crate) fn place_in_playout(&mut self, p: Placement) -> bool {
         let mover = self.to_move();
         let e = self.place(p);
         if bridge::completes_bridge(self.cubes(mover), self.cubes(mover.other()), e.cells) {
@@ -52,7 +52,7 @@ impl Position {
     /// playout that found no legal placement for the side to move, and
     /// returns the result.
     #[inline]
-    pub fn end_by_count(&mut self) -> Status {
+    pub(crate) fn end_by_count(&mut self) -> Status {
         let s = self.count_result();
         self.set_status(s);
         s

@@ -119,16 +119,16 @@ pub struct Table {
     pub piece_entries: [std::ops::Range<usize>; 4],
     /// For each set of available piece types (bit `i` = piece `i`), how to
     /// map a uniform draw to an entry of those pieces.
-    pub draw_maps: [DrawMap; 16],
+    pub(crate) draw_maps: [DrawMap; 16],
     /// The entry of each shape at each position (`u16::MAX` when it does not fit).
-    pub id_at: [[u16; 64]; SHAPE_COUNT],
+    pub(crate) id_at: [[u16; 64]; SHAPE_COUNT],
     shape_by_cells: HashMap<[[u8; 3]; 4], u8>,
 }
 
 /// Maps a number in `0..span` to the table entries of a set of piece types,
 /// whose index ranges are concatenated in table order.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct DrawMap {
+pub(crate) struct DrawMap {
     /// Total number of entries of the available pieces.
     pub span: u32,
     /// Where the second, third and fourth range start (`u32::MAX` when unused).
@@ -218,7 +218,7 @@ impl Table {
     /// The placement of shape `shape` with its bounding box's smallest corner
     /// at `(x, y, 0)`, if it fits on the board.
     pub fn placement_at(&self, shape: usize, x: u8, y: u8) -> Option<Placement> {
-        if x > 7 || y > 7 {
+        if x > 7 || y > 7 || shape >= SHAPE_COUNT {
             return None;
         }
         let id = self.id_at[shape][(y * 8 + x) as usize];

@@ -47,7 +47,7 @@ fn check_position(pos: &Position, m: &Model) -> Result<(), TestCaseError> {
     let mut used = [[0u8; 4]; 2];
     for (i, (&p, (owner, piece, cells))) in pos.placements().iter().zip(&m.placed).enumerate() {
         prop_assert_eq!(lib_cells(p), (*piece, *cells));
-        prop_assert_eq!(Player::from_index(i % 2), *owner);
+        prop_assert_eq!(Player::of_parity(i), *owner);
         used[i % 2][piece.index()] += 1;
     }
     for p in Player::BOTH {
@@ -68,7 +68,7 @@ fn check_position(pos: &Position, m: &Model) -> Result<(), TestCaseError> {
     prop_assert_eq!(pos.status(), m.status);
     if !pos.status().is_over() {
         prop_assert_eq!(pos.to_move(), m.to_move);
-        prop_assert_eq!(pos.to_move(), Player::from_index(pos.plies() % 2));
+        prop_assert_eq!(pos.to_move(), Player::of_parity(pos.plies()));
         // While the game is on nobody has a bridge.
         prop_assert!(!slow_bridge(&m.grid, Player::One) && !slow_bridge(&m.grid, Player::Two));
     }

@@ -463,7 +463,7 @@ pub async fn view(
         };
         let player = match gr.player {
             None => pos.to_move(),
-            Some(n @ 1..=2) => Player::from_index(usize::from(n) - 1),
+            Some(n @ 1..=2) => Player::of_parity(usize::from(n) - 1),
             Some(n) => return Err(ApiError::bad(format!("player {n}: 1 or 2"))),
         };
         ghosts.push(Ghost {

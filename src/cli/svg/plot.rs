@@ -107,7 +107,7 @@ pub fn plot(moves: &[MoveAnalysis], placements: usize) -> String {
         let (cx, cy) = (x(m.ply), y(p1_after(m)));
         let (r, fill) = match m.mark {
             Some(k) => (6.5, mark_colour(k)),
-            None => (4.0, colour(Player::from_index(usize::from(m.player) - 1))),
+            None => (4.0, colour(Player::of_parity(usize::from(m.player) + 1))),
         };
         let title = format!(
             "{}. {}{}: player 1 {:.0}%{}",

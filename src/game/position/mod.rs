@@ -222,7 +222,7 @@ impl Position {
     /// The owner of the `i`-th placement on the board (the swap gave the
     /// first one to player 2).
     pub(super) fn owner_of(&self, i: usize) -> Player {
-        Player::from_index((i + usize::from(self.swapped)) % 2)
+        Player::of_parity(i + usize::from(self.swapped))
     }
 
     /// Why `m` (a placement or a special move) is not legal here, or `Ok`

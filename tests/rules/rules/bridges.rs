@@ -294,7 +294,11 @@ fn r6_the_bridge_test_on_bare_volumes() {
         "own cube above"
     );
     let mut gap = ns(0);
-    gap.0[0] &= !bit(3, 4);
+    gap = Volume::from_layers([
+        gap.layers()[0] & !bit(3, 4),
+        gap.layers()[1],
+        gap.layers()[2],
+    ]);
     assert!(!has_bridge(gap, Volume::EMPTY));
     assert!(
         !has_bridge(gap | vol("440"), Volume::EMPTY),

@@ -43,7 +43,7 @@ fn r7_the_game_ends_when_no_remaining_piece_fits() {
     let left = |p| Piece::ALL.map(|k| pos.pieces_left(p, k));
     assert_eq!(left(P1), [0, 0, 0, 1]);
     assert_eq!(left(P2), [0, 1, 0, 0]);
-    let empty_floor = !pos.occupied().0[0];
+    let empty_floor = !pos.occupied().layers()[0];
     let neighbours =
         (empty_floor & (empty_floor >> 1) & !EAST) | (empty_floor & (empty_floor >> 8));
     assert_eq!(neighbours, 0, "no two empty floor cells side by side");

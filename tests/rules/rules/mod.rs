@@ -9,7 +9,12 @@ use crate::common::*;
 
 use std::collections::{BTreeSet, HashSet};
 
-use cabra::game::bitboard::{EAST, NORTH, RIM, SOUTH, WEST, bit};
+use cabra::game::bitboard::{EAST, NORTH, RIM, SOUTH, WEST};
+
+/// The bit of column `(x, y)` in a layer.
+fn bit(x: u8, y: u8) -> u64 {
+    1u64 << (y * 8 + x)
+}
 use cabra::game::bridge::{flood, has_bridge, visible};
 use cabra::game::record::{parse_game, parse_record, placement_line, write_game};
 use cabra::game::{

@@ -24,9 +24,9 @@ fn r1_a_cell_is_written_x_then_y_then_z() {
     // In the bitboards, layer z holds bit y * 8 + x.
     let pos = game(&["110 120 121 122"]);
     let own = pos.cubes(P1);
-    assert_eq!(own.0[0], bit(1, 1) | bit(1, 2));
-    assert_eq!(own.0[1], bit(1, 2));
-    assert_eq!(own.0[2], bit(1, 2));
+    assert_eq!(own.layers()[0], bit(1, 1) | bit(1, 2));
+    assert_eq!(own.layers()[1], bit(1, 2));
+    assert_eq!(own.layers()[2], bit(1, 2));
     assert_eq!(bit(1, 2), 1 << 17);
     assert_eq!(pos.owner(c("121")), Some(P1));
     assert_eq!(pos.owner(c("211")), None);

@@ -73,7 +73,7 @@ fn r5_3_a_piece_must_touch_the_board() {
     assert!(parse_placement("O T0 001").is_err());
     // Every entry of the table has a cube at z = 0.
     for e in &table().entries {
-        assert_ne!(e.cells.0[0], 0);
+        assert_ne!(e.cells.layers()[0], 0);
     }
 }
 

@@ -1,0 +1,283 @@
+//! Out-of-range and nonsense input to the checked calls of `cabra::game`.
+
+use cabra::game::record::parse_record;
+use cabra::game::{
+    Cell, Face, GameLine, MOVE_COUNT, Move, NotationError, Orientation, PLACEMENT_COUNT, Piece,
+    Placement, PlacementError, Player, Position, RangeError, Rules, Status, parse_move,
+    parse_placement, parse_placement_or_cells, table,
+};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+#[test]
+fn numbers_out_of_range_make_nothing() {
+    for i in [PLACEMENT_COUNT, PLACEMENT_COUNT + 1, 9999, usize::MAX] {
+        assert_eq!(Placement::try_from(i), Err(RangeError::Placement(i)));
+    }
+    assert!(Placement::try_from(u16::MAX).is_err());
+    assert!(Placement::try_from(PLACEMENT_COUNT - 1).is_ok());
+    for id in [MOVE_COUNT, MOVE_COUNT + 1, 1_000_000, usize::MAX] {
+        assert_eq!(Move::from_id(id), None);
+    }
+    assert_eq!(Move::from_id(MOVE_COUNT - 1), Some(Move::TimeMachine));
+    for (x, y, z) in [
+        (8, 0, 0),
+        (0, 8, 0),
+        (0, 0, 3),
+        (9, 9, 9),
+        (11, 0, 0),
+        (255, 255, 255),
+    ] {
+        assert_eq!(Cell::new(x, y, z), Err(RangeError::Cell { x, y, z }));
+    }
+    assert!(matches!(
+        Cell::from_digits([9, 0, 0]),
+        Err(NotationError::CubeOffBoard { .. })
+    ));
+    assert_eq!(Piece::from_index(4), None);
+    assert_eq!(Piece::from_index(usize::MAX), None);
+    assert_eq!(Player::from_index(2), None);
+    for degrees in [45, 360, 450, u32::MAX] {
+        assert_eq!(Orientation::from_degrees(Face::T, degrees), None);
+    }
+    let t = table();
+    assert_eq!(t.placement_at(51, 0, 0), None);
+    assert_eq!(t.placement_at(usize::MAX, 0, 0), None);
+    assert_eq!(t.placement_at(0, 8, 0), None);
+    assert_eq!(t.placement_at(0, 255, 255), None);
+}
+
+#[test]
+fn a_position_refuses_what_it_cannot_do() {
+    let pos = Position::new();
+    for (x, y) in [(8, 0), (0, 8), (8, 8), (255, 255)] {
+        assert_eq!(pos.top(x, y), Err(RangeError::Column { x, y }));
+    }
+    assert_eq!(pos.top(7, 7), Ok(None));
+    // The special moves are not in the default rules; tm needs two
+    // placements; swap comes only second.
+    let mut p = pos;
+    assert!(matches!(
+        p.play(Move::Swap),
+        Err(PlacementError::NotInRules { .. })
+    ));
+    assert!(p.play(Move::TimeMachine).is_err());
+    let mut swap = Position::with_rules("swap".parse().unwrap());
+    assert_eq!(swap.play(Move::Swap), Err(PlacementError::SwapTurn));
+    assert_eq!(swap, Position::with_rules("swap".parse().unwrap()));
+    // A finished game takes nothing, and lists nothing.
+    let mut won = Position::new();
+    for text in ["L T90 200", "O T0 660", "L T90 230", "O T0 640", "O T0 260"] {
+        won.play(parse_placement(text).unwrap()).unwrap();
+    }
+    assert!(won.status().is_over());
+    for p in Placement::all() {
+        assert!(matches!(won.play(p), Err(PlacementError::GameOver(_))));
+        assert!(!won.is_legal(p));
+    }
+    assert_eq!(won.count_legal(), 0);
+    assert_eq!(
+        won.random_move(&mut Xoshiro256PlusPlus::seed_from_u64(1)),
+        None
+    );
+    // An illegal game record is refused with its index.
+    let twice: Move = "L E180 110".parse().unwrap();
+    assert!(matches!(
+        Position::from_moves(Rules::default(), &[twice, twice]),
+        Err((1, PlacementError::Occupied(_)))
+    ));
+    let mut line = GameLine::new(Position::new());
+    assert!(line.goto(1).is_err());
+    assert!(line.goto(usize::MAX).is_err());
+    assert_eq!(line.undo(), None);
+    assert_eq!(line.redo(), None);
+    assert!(matches!(pos.status(), Status::Ongoing));
+}
+
+#[test]
+fn the_two_counts_of_legal_moves_agree_under_every_rule() {
+    for rules in ["caminos", "bridget", "caminos swap", "bridget swap"] {
+        let mut pos = Position::with_rules(rules.parse().unwrap());
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        while !pos.status().is_over() {
+            let mut list = cabra::game::MoveList::new();
+            pos.legal_moves(&mut list);
+            assert_eq!(
+                list.len(),
+                pos.count_legal(),
+                "{rules} after {}",
+                pos.plies()
+            );
+            let mut each = 0;
+            pos.for_each_legal(|_| each += 1);
+            assert_eq!(each, list.len());
+            let m = list[rng.random_range(0..list.len())];
+            pos.play(m).unwrap();
+        }
+    }
+}
+
+/// Strings a person or a program may send by mistake.
+fn nonsense() -> Vec<String> {
+    let mut out: Vec<String> = [
+        "",
+        " ",
+        "L",
+        "L T",
+        "L T0",
+        "L T0 0",
+        "L T0 0000",
+        "L T999999999999 000",
+        "L T0 999",
+        "L T0 -10",
+        "L T0 1e3",
+        "O Q0 000",
+        "é",
+        "L é0 000",
+        "L T0 00é",
+        "Lé",
+        "Léééé",
+        "\u{0}",
+        "LT090000000000000000000000",
+        "swap swap",
+        "tm tm",
+        "0",
+        "000 000 000 000",
+        "999 999 999 999",
+        "110 120 121",
+        "110 120 121 122 123",
+        "110 120 121 12x",
+        "c101",
+        "L E180 110 trailing",
+        "L E180 1 1 0 0",
+        "l e 1 8 0 1 1 0",
+        "\t\n\r",
+        "T T0 000 000",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    out.push("L".repeat(10_000));
+    out.push("9".repeat(10_000));
+    // Random short strings over the alphabet of the notation and beyond.
+    let alphabet: Vec<char> = "LTZOBNSEWltzobnsew0123456789 #,-é\u{1F600}"
+        .chars()
+        .collect();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+    for _ in 0..20_000 {
+        let n = rng.random_range(0..16);
+        out.push(
+            (0..n)
+                .map(|_| alphabet[rng.random_range(0..alphabet.len())])
+                .collect(),
+        );
+    }
+    out
+}
+
+#[test]
+fn nonsense_notation_is_an_error_never_a_panic() {
+    let mut readable = 0;
+    for s in nonsense() {
+        // Each call either reads a placement that prints back canonically
+        // and reads again, or says why not.
+        for result in [
+            parse_placement(&s),
+            parse_placement_or_cells(&s),
+            s.parse::<Placement>(),
+        ] {
+            match result {
+                Ok(p) => {
+                    readable += 1;
+                    assert_eq!(parse_placement(&p.to_string()), Ok(p), "{s:?}");
+                }
+                Err(e) => assert!(!e.to_string().is_empty()),
+            }
+        }
+        if let Ok(m) = parse_move(&s) {
+            assert_eq!(m.to_string().parse::<Move>(), Ok(m), "{s:?}");
+        }
+        let _ = s.parse::<Rules>();
+        assert!(Position::from_code(&s).is_err() || s == "c101", "{s:?}");
+    }
+    assert!(readable > 0, "some random strings are placements");
+}
+
+#[test]
+fn bad_files_name_their_line_never_panic() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+    let pieces: [&[u8]; 10] = [
+        b"110 120 121 122",
+        b"660 661 670 671",
+        b"swap",
+        b"tm",
+        b"# rules: bridget swap",
+        b"# rules: hex",
+        b"\xff\xfe",
+        b"L E180 110",
+        b"999 999 999 999",
+        b"",
+    ];
+    for _ in 0..3_000 {
+        let mut file = Vec::new();
+        for _ in 0..rng.random_range(0..8) {
+            file.extend_from_slice(pieces[rng.random_range(0..pieces.len())]);
+            file.push([b'\n', b'\r'][rng.random_range(0..2)]);
+        }
+        match parse_record(&file) {
+            Ok(r) => assert!(r.position.plies() <= cabra::game::MAX_MOVES),
+            Err(e) => {
+                assert!(e.line >= 1);
+                assert!(e.to_string().starts_with(&format!("line {}: ", e.line)));
+            }
+        }
+    }
+}
+
+#[test]
+fn position_codes_that_do_not_check_out_are_refused() {
+    let mut pos = Position::new();
+    pos.play("L E180 110".parse::<Move>().unwrap()).unwrap();
+    let code = pos.to_code();
+    assert_eq!(Position::from_code(&code), Ok(pos));
+    // Every change of one character is refused (or, rarely, another game
+    // whose check also matches: then it is a legal one).
+    let digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    for i in 0..code.len() {
+        for c in digits.chars() {
+            let mut changed = code.clone();
+            changed.replace_range(i..i + 1, &c.to_string());
+            if changed != code {
+                if let Ok(other) = Position::from_code(&changed) {
+                    assert_eq!(Position::from_code(&other.to_code()), Ok(other));
+                }
+            }
+        }
+    }
+    assert!(Position::from_code(&code[..code.len() - 1]).is_err());
+    assert!(Position::from_code(&format!("{code}é")).is_err());
+}
+
+#[cfg(feature = "serde")]
+#[test]
+fn serialized_games_are_checked_when_read() {
+    let mut pos = Position::with_rules("bridget swap".parse().unwrap());
+    pos.play("L E180 110".parse::<Move>().unwrap()).unwrap();
+    pos.play(Move::Swap).unwrap();
+    let json = serde_json::to_string(&pos).unwrap();
+    assert_eq!(serde_json::from_str::<Position>(&json).unwrap(), pos);
+    for bad in [
+        r#"{"rules":"hex","moves":[]}"#,
+        r#"{"moves":["swap"]}"#,
+        r#"{"moves":["L E180 999"]}"#,
+        r#"{"moves":[7]}"#,
+        r#"{"moves":[], "extra": 1}"#,
+        r#"[]"#,
+    ] {
+        assert!(serde_json::from_str::<Position>(bad).is_err(), "{bad}");
+    }
+    assert_eq!(
+        serde_json::from_str::<Move>(r#""tm""#).unwrap(),
+        Move::TimeMachine
+    );
+}

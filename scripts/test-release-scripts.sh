@@ -4,7 +4,9 @@
 #     last one before the link definitions, a missing and an empty one, a
 #     leading v) and on the real CHANGELOG.md's first release;
 #   - scripts/package.sh on a stand-in binary: the archive's name and
-#     contents, and its .sha256 file checked with sha256sum -c.
+#     contents, and its .sha256 file checked with sha256sum -c; that packing
+#     twice gives the same checksum (.tar.gz and a Windows .zip), with the
+#     entries' owners, dates, modes and order fixed.
 # Prints one line per check and "N passed, N failed"; exits 1 on a failure.
 set -euo pipefail
 
@@ -103,6 +105,57 @@ tar -xzf "$archive" -C "$tmp/unpacked"
 check "package: the packed binary runs" "stand-in" "$("$tmp/unpacked/cabra-9.8.7-x86_64-unknown-linux-gnu/cabra")"
 fails "package: a version that is no version fails" \
     "$repo/scripts/package.sh" "$tmp/cabra" x86_64-unknown-linux-gnu main "$tmp/dist"
+fails "package: a version with build metadata fails (no image tag can hold a +)" \
+    "$repo/scripts/package.sh" "$tmp/cabra" x86_64-unknown-linux-gnu 1.2.3+build.4 "$tmp/dist"
+
+# Reproducible: the same files packed again, with other times and another
+# listing order, give the same bytes; every entry is dated
+# SOURCE_DATE_EPOCH and owned by 0:0.
+export SOURCE_DATE_EPOCH=1767225600 # 2026-01-01 00:00:00 UTC
+first="$("$repo/scripts/package.sh" "$tmp/cabra" aarch64-unknown-linux-gnu 0.3.0-rc.1 "$tmp/rep1")"
+check "package: a pre-release's archive name" \
+    "$tmp/rep1/cabra-0.3.0-rc.1-aarch64-unknown-linux-gnu.tar.gz" "$first"
+touch -d '2027-06-01 12:00' "$tmp/cabra"
+sleep 1
+second="$("$repo/scripts/package.sh" "$tmp/cabra" aarch64-unknown-linux-gnu 0.3.0-rc.1 "$tmp/rep2")"
+check "package: packed twice, the .tar.gz has the same checksum" \
+    "$(cut -d' ' -f1 "$first.sha256")" "$(cut -d' ' -f1 "$second.sha256")"
+check "package: the .tar.gz's entries: 0/0, dated SOURCE_DATE_EPOCH, fixed modes, in name order" \
+    "$(printf 'drwxr-xr-x 0/0 2026-01-01 00:00 %s\n' cabra-0.3.0-rc.1-aarch64-unknown-linux-gnu/ | head -n1)" \
+    "$(TZ=UTC tar -tvzf "$first" | head -n1 | awk '{print $1, $2, $4, $5, $6}')"
+check "package: no other owner, date or mode in the .tar.gz" \
+    "" "$(TZ=UTC tar -tvzf "$first" | awk '$2 != "0/0" || $4 != "2026-01-01" || $5 != "00:00" || ($1 != "-rw-r--r--" && $1 != "drwxr-xr-x" && $1 != "-rwxr-xr-x")')"
+check "package: the .tar.gz's entries are in name order" \
+    "$(tar -tzf "$first" | LC_ALL=C sort)" "$(tar -tzf "$first")"
+check "package: gzip stored no name or time" "00000000" \
+    "$(od -An -tx1 -j4 -N4 "$first" | tr -d ' \n')"
+
+# Windows: a .zip with cabra.exe, reproducible too.
+cp "$tmp/cabra" "$tmp/cabra.exe"
+zip1="$("$repo/scripts/package.sh" "$tmp/cabra.exe" x86_64-pc-windows-msvc 9.8.7 "$tmp/zip1")"
+check "package: a Windows target makes a .zip" "$tmp/zip1/cabra-9.8.7-x86_64-pc-windows-msvc.zip" "$zip1"
+touch -d "2027-07-01 12:00" "$tmp/cabra.exe"
+zip2="$("$repo/scripts/package.sh" "$tmp/cabra.exe" x86_64-pc-windows-msvc 9.8.7 "$tmp/zip2")"
+check "package: packed twice, the .zip has the same checksum" \
+    "$(cut -d' ' -f1 "$zip1.sha256")" "$(cut -d' ' -f1 "$zip2.sha256")"
+zdocs="$(for f in "$repo"/docs/*.md; do echo "cabra-9.8.7-x86_64-pc-windows-msvc/docs/${f##*/}"; done)"
+check "package: the .zip's contents, in name order" \
+    "$(printf '%s\n' cabra-9.8.7-x86_64-pc-windows-msvc/ cabra-9.8.7-x86_64-pc-windows-msvc/{CHANGELOG.md,LICENSE,README.md,cabra.exe,docs/} "$zdocs" | LC_ALL=C sort)" \
+    "$(python3 -c 'import sys, zipfile; print("\n".join(zipfile.ZipFile(sys.argv[1]).namelist()))' "$zip1")"
+check "package: the .zip's entries are dated SOURCE_DATE_EPOCH" "(2026, 1, 1, 0, 0, 0)" \
+    "$(python3 -c 'import sys, zipfile; print(*sorted({i.date_time for i in zipfile.ZipFile(sys.argv[1]).infolist()}))' "$zip1")"
+check "package: sha256sum -c accepts the .zip's .sha256 file" \
+    "cabra-9.8.7-x86_64-pc-windows-msvc.zip: OK" \
+    "$(cd "$tmp/zip1" && sha256sum -c cabra-9.8.7-x86_64-pc-windows-msvc.zip.sha256)"
+mkdir "$tmp/unzipped"
+python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' "$zip1" "$tmp/unzipped"
+check "package: the .zip's cabra.exe is the binary" "$(cat "$tmp/cabra")" \
+    "$(cat "$tmp/unzipped/cabra-9.8.7-x86_64-pc-windows-msvc/cabra.exe")"
+if command -v unzip >/dev/null; then
+    check "package: unzip -t accepts the .zip" "No errors detected in compressed data of $zip1." \
+        "$(unzip -t "$zip1" | tail -n1)"
+fi
+unset SOURCE_DATE_EPOCH
 
 echo "$passed passed, $failed failed"
 ((failed == 0))

@@ -16,33 +16,33 @@
       ];
       forAllSystems = f: nixpkgs.lib.genAttrs systems (system: f nixpkgs.legacyPackages.${system});
       cargoToml = builtins.fromTOML (builtins.readFile ./Cargo.toml);
+      # The package, built as `cargo build --release` does. `nix build` and
+      # `nix run` build it without running the tests; checks.default below
+      # is the same package with them.
+      cabra =
+        pkgs: extra:
+        pkgs.rustPlatform.buildRustPackage (
+          {
+            pname = cargoToml.package.name;
+            version = cargoToml.package.version;
+            src = pkgs.lib.cleanSource ./.;
+            cargoLock.lockFile = ./Cargo.lock;
+            buildType = "release";
+            doCheck = false;
+
+            meta = {
+              description = cargoToml.package.description;
+              license = pkgs.lib.licenses.mit;
+              mainProgram = "cabra";
+              platforms = systems;
+            };
+          }
+          // extra
+        );
     in
     {
       packages = forAllSystems (pkgs: {
-        default = pkgs.rustPlatform.buildRustPackage {
-          pname = cargoToml.package.name;
-          version = cargoToml.package.version;
-          src = pkgs.lib.cleanSource ./.;
-          cargoLock.lockFile = ./Cargo.lock;
-
-          # Run the test suite as `cargo test --release` would.
-          doCheck = true;
-          buildType = "release";
-          checkType = "release";
-          # The tests drive `cabra play` under tmux and replay the docs'
-          # examples, one of which runs a Python script.
-          nativeCheckInputs = [
-            pkgs.tmux
-            pkgs.python3
-          ];
-
-          meta = {
-            description = cargoToml.package.description;
-            license = pkgs.lib.licenses.mit;
-            mainProgram = "cabra";
-            platforms = systems;
-          };
-        };
+        default = cabra pkgs { };
       });
 
       apps = forAllSystems (pkgs: {
@@ -67,9 +67,19 @@
         };
       });
 
+      # `nix flake check`: the package built again, with the test suite run
+      # as `cargo test --release` would.
       checks = forAllSystems (pkgs: {
-        # Building the package runs its tests (doCheck above).
-        default = self.packages.${pkgs.stdenv.hostPlatform.system}.default;
+        default = cabra pkgs {
+          doCheck = true;
+          checkType = "release";
+          # The tests drive `cabra play` under tmux and replay the docs'
+          # examples, one of which runs a Python script.
+          nativeCheckInputs = [
+            pkgs.tmux
+            pkgs.python3
+          ];
+        };
       });
 
       # `nix fmt`. In this nixpkgs, `nixfmt` is the RFC-style formatter

@@ -4,8 +4,10 @@
 #
 #   1. flake.nix parses (nix-instantiate --parse), and its outputs evaluate
 #      against a stand-in nixpkgs (scripts/flake-eval-mock.nix): all four
-#      systems, version and pname from Cargo.toml, tests on in release mode
-#      (with tmux and python3), app runs bin/cabra, dev shell tools, formatter.
+#      systems, version and pname from Cargo.toml, the package built in
+#      release mode without its tests (so `nix build`/`nix run` run none),
+#      checks.default with them on in release mode (with tmux and python3),
+#      app runs bin/cabra, dev shell tools, formatter.
 #      Skipped, with a message, if nix-instantiate is not installed
 #      (Debian: apt-get install nix-bin).
 #   2. flake.lock is valid JSON, lock version 7, and its root inputs are
@@ -54,10 +56,13 @@ for o in ev["outputs"]:
     if o["pname"] != name: errs.append(f"{s}: pname {o['pname']!r} != Cargo.toml {name!r}")
     if o["version"] != version: errs.append(f"{s}: version {o['version']!r} != Cargo.toml {version!r}")
     if o["lockFile"] != "Cargo.lock": errs.append(f"{s}: cargoLock.lockFile is {o['lockFile']!r}")
-    if o["doCheck"] is not True: errs.append(f"{s}: doCheck is not true")
-    if o["checkType"] != "release": errs.append(f"{s}: checkType {o['checkType']!r} != 'release'")
-    if "tmux" not in o["checkInputs"]: errs.append(f"{s}: no tmux in nativeCheckInputs (the terminal tests need it)")
-    if "python3" not in o["checkInputs"]: errs.append(f"{s}: no python3 in nativeCheckInputs (the docs' replay of blunders.py needs it)")
+    if o["packageDoCheck"] is not False: errs.append(f"{s}: packages.default runs the tests (doCheck belongs in checks, so that nix build/run do not run them)")
+    if o["packageBuildType"] != "release": errs.append(f"{s}: packages.default buildType {o['packageBuildType']!r} != 'release'")
+    if (o["checkPname"], o["checkVersion"]) != (name, version): errs.append(f"{s}: checks.default is {o['checkPname']} {o['checkVersion']}, not {name} {version}")
+    if o["doCheck"] is not True: errs.append(f"{s}: checks.default: doCheck is not true")
+    if o["checkType"] != "release": errs.append(f"{s}: checks.default: checkType {o['checkType']!r} != 'release'")
+    if "tmux" not in o["checkInputs"]: errs.append(f"{s}: checks.default: no tmux in nativeCheckInputs (the terminal tests need it)")
+    if "python3" not in o["checkInputs"]: errs.append(f"{s}: checks.default: no python3 in nativeCheckInputs (the docs' replay of blunders.py needs it)")
     if o["appType"] != "app" or not o["appProgram"].endswith("/bin/cabra"):
         errs.append(f"{s}: apps.default does not run bin/cabra ({o['appProgram']})")
     missing = {"cargo", "rustc", "clippy", "rustfmt", "rust-analyzer"} - set(o["shellPackages"])
@@ -67,7 +72,7 @@ print("; ".join(errs))
 sys.exit(1 if errs else 0)
 PY
 )"; then
-            ok "outputs evaluate against a stand-in nixpkgs: 4 systems, $cargo_name $cargo_version, checkType release, app bin/cabra, dev shell, formatter"
+            ok "outputs evaluate against a stand-in nixpkgs: 4 systems, $cargo_name $cargo_version, package without tests, checks with them (release), app bin/cabra, dev shell, formatter"
         else
             bad "mock evaluation: $msg"
         fi

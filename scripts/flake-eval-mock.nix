@@ -1,5 +1,6 @@
 # Evaluates flake.nix's outputs against a stand-in for nixpkgs, so that the
-# wiring of the flake (systems, version from Cargo.toml, checks, app, dev
+# wiring of the flake (systems, version from Cargo.toml, the package
+# without tests and checks with them, app, dev
 # shell, formatter) can be checked by a Nix that cannot fetch the real
 # nixpkgs input. Used by scripts/check-flake.sh:
 #
@@ -60,9 +61,14 @@ in
     pname = self.packages.${s}.default.pname;
     version = self.packages.${s}.default.version;
     lockFile = baseNameOf (toString self.packages.${s}.default.cargoLock.lockFile);
-    doCheck = self.packages.${s}.default.doCheck or false;
-    checkType = self.packages.${s}.default.checkType or "";
-    checkInputs = self.packages.${s}.default.nativeCheckInputs or [ ];
+    # The package builds without its tests; checks.default runs them.
+    packageDoCheck = self.packages.${s}.default.doCheck or true;
+    packageBuildType = self.packages.${s}.default.buildType or "";
+    checkPname = self.checks.${s}.default.pname;
+    checkVersion = self.checks.${s}.default.version;
+    doCheck = self.checks.${s}.default.doCheck or false;
+    checkType = self.checks.${s}.default.checkType or "";
+    checkInputs = self.checks.${s}.default.nativeCheckInputs or [ ];
     appType = self.apps.${s}.default.type;
     appProgram = self.apps.${s}.default.program;
     shellPackages = self.devShells.${s}.default.packages;

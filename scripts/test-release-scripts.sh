@@ -6,7 +6,9 @@
 #   - scripts/package.sh on a stand-in binary: the archive's name and
 #     contents, and its .sha256 file checked with sha256sum -c; that packing
 #     twice gives the same checksum (.tar.gz and a Windows .zip), with the
-#     entries' owners, dates, modes and order fixed.
+#     entries' owners, dates, modes and order fixed;
+#   - the crate's package (cargo package --list): at most 250 files, none of
+#     the integration tests, examples or CI files, all that src/ embeds.
 # Prints one line per check and "N passed, N failed"; exits 1 on a failure.
 set -euo pipefail
 
@@ -155,7 +157,35 @@ if command -v unzip >/dev/null; then
     check "package: unzip -t accepts the .zip" "No errors detected in compressed data of $zip1." \
         "$(unzip -t "$zip1" | tail -n1)"
 fi
+
 unset SOURCE_DATE_EPOCH
+
+# --- the crate's package (cargo package --list; the build that verifies it,
+# cargo publish --dry-run, is CI's package job: minutes) -------------------
+if command -v cargo >/dev/null; then
+    list="$(cd "$repo" && cargo package --list --locked --allow-dirty 2>/dev/null)"
+    count="$(wc -l <<<"$list")"
+    if ((count > 0 && count <= 250)); then
+        passed=$((passed + 1)); printf 'ok    crate: %s files in the package (at most 250)\n' "$count"
+    else
+        failed=$((failed + 1)); printf 'FAIL  crate: %s files in the package, more than 250 (or none)\n' "$count"
+    fi
+    check "crate: no integration tests, examples, research, CI, packaging or deployment files" "" \
+        "$(grep -E '^(tests/|examples/|docs/research/|\.github/|\.ci/|deploy/|scripts/|Containerfile|flake\.)' <<<"$list" \
+            | grep -Ev '^tests/data/tactics/[^/]+\.caminos$')"
+    check "crate: what the library and program build from" "" \
+        "$(for f in Cargo.toml Cargo.lock build.rs src/lib.rs src/main.rs weights/value.bin LICENSE README.md; do
+            grep -qx "$f" <<<"$list" || echo "missing $f"; done)"
+    check "crate: every file that src/ embeds" "" \
+        "$(cd "$repo" && grep -rl 'include_\(str\|bytes\)!("' src | while read -r f; do
+                grep -o 'include_\(str\|bytes\)!("[^"]*")' "$f" | sed 's/.*("//; s/")$//' | while read -r rel; do
+                    p="$(realpath -m --relative-to=. "$(dirname "$f")/$rel")"
+                    grep -qx "$p" <<<"$list" || echo "missing $p (embedded by $f)"
+                done
+            done)"
+else
+    printf 'skip  crate: no cargo\n'
+fi
 
 echo "$passed passed, $failed failed"
 ((failed == 0))

@@ -1,71 +1,65 @@
 #!/usr/bin/env bash
-# Builds the OCI image from the repository's own Containerfile on a machine
-# that reaches no container registry, then runs `cabra --help`,
+# Builds the OCI image from the repository's own Containerfile the way the
+# release workflow does, from a release archive's binary, on a machine that
+# reaches no container registry; then runs `cabra --help`,
 # `cabra bench --seconds 1` (if the binary has it) and a short `cabra play`
-# on standard input inside the image, and checks the image's version label.
+# on standard input inside the image, and checks its labels and files.
 #
-#   sudo scripts/container-check.sh        (root: debootstrap, chroot)
+#   sudo scripts/container-check.sh        (root: podman's own store, chroot)
 #
-# No registry means the Containerfile's build-stage image (ARG RUST_IMAGE)
-# cannot be pulled, so this script makes a local stand-in,
-# localhost/cabra-rust-builder, laid out like the official rust images:
-#   - a minimal Debian rootfs of the host's release (debootstrap, from the
-#     host's own apt mirror) with gcc and libc6-dev (static glibc);
-#   - the Rust toolchain the Containerfile declares (the version in its
-#     default RUST_IMAGE tag, e.g. rust:1.85-slim-bookworm: Rust 1.85.0,
-#     installed with rustup if missing; its `rustc --print sysroot`: bin +
-#     lib) in /usr/local/rust, on PATH, CARGO_HOME=/usr/local/cargo, so that
-#     the check builds with the Rust the image promises, not the host's;
-#   - the crates of Cargo.lock, vendored (outside the repository) into
-#     /opt/cabra-vendor, with /usr/local/cargo/config.toml pointing cargo at
-#     them, offline.
-# Then it runs, from the repository root:
-#   podman build --isolation chroot --build-arg RUST_IMAGE=localhost/cabra-rust-builder \
-#       -f Containerfile -t localhost/cabra .
-# `podman run` is tried first; where it fails (here: crun cannot setrlimit)
-# the image is exported to a directory and its ENTRYPOINT is run with chroot,
-# using the image's own PATH, as the container runtime would.
+# The Containerfile compiles nothing: it copies a release archive's static
+# binary onto `scratch`, which needs no registry. So this script
+#   1. builds the static binary with scripts/static-build.sh --dist (the
+#      host's architecture and cargo) into cabra-VERSION-TARGET.tar.gz, or
+#      takes the archive named by CABRA_ARCHIVE (a downloaded release's,
+#      with its .sha256 beside it);
+#   2. lays out the build context from it with scripts/image-context.sh, as
+#      the release workflow does;
+#   3. builds the image twice, with the labels the release sets (version,
+#      revision = HEAD, created = the commit's time, source) and
+#      `--timestamp SOURCE_DATE_EPOCH`, and checks that both builds give
+#      the same image ID (the image is reproducible);
+#   4. checks the labels, that /usr/local/bin/cabra is byte for byte the
+#      archive's binary and that /usr/share/doc/cabra/LICENSE is there;
+#   5. runs it. `podman run` is tried first; where it fails (here: crun
+#      cannot setrlimit) the image is exported to a directory and its
+#      ENTRYPOINT is run with chroot, using the image's own PATH, as the
+#      container runtime would.
 # The image's org.opencontainers.image.version label must equal Cargo.toml's
 # version, both in the Containerfile's default and in the built image.
 #
 # Everything lives in a private podman store (vfs driver) under the cache
-# directory, so it touches no other images. Reruns reuse the rootfs, the
-# builder image and the cargo cache mounts, and take a minute or two.
+# directory, so it touches no other images. The static build takes minutes
+# the first time (its target directory is cargo's usual one); the rest
+# seconds.
 #
 # Environment:
 #   CABRA_CHECK_CACHE   cache directory (default /var/cache/cabra-container-check);
 #                       delete it to start from nothing
-#   CABRA_DEBIAN_MIRROR Debian mirror for debootstrap (default: the host's apt source)
-#   CABRA_NO_INSTALL=1  do not apt-get install missing podman/debootstrap
-#   CABRA_REBUILD_BUILDER=1  remake the builder base image even if present
+#   CABRA_ARCHIVE       a Linux release archive of this machine's architecture
+#                       to use instead of building one
+#   CABRA_NO_INSTALL=1  do not apt-get install a missing podman
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cache="${CABRA_CHECK_CACHE:-/var/cache/cabra-container-check}"
 image=localhost/cabra
-builder=localhost/cabra-rust-builder
 
 say() { printf '\n== %s\n' "$*"; }
 die() { printf 'container-check: %s\n' "$*" >&2; exit 1; }
 
-[[ $(id -u) -eq 0 ]] || die "run as root (debootstrap and chroot need it)"
+[[ $(id -u) -eq 0 ]] || die "run as root (podman's store and chroot need it)"
 [[ -f $repo/Containerfile ]] || die "no Containerfile in $repo"
 
 # --- tools -------------------------------------------------------------------
-missing=()
-command -v podman >/dev/null || missing+=(podman)
-command -v debootstrap >/dev/null || missing+=(debootstrap)
-if ((${#missing[@]})); then
+if ! command -v podman >/dev/null; then
     if [[ ${CABRA_NO_INSTALL:-0} != 1 ]] && command -v apt-get >/dev/null; then
-        say "installing ${missing[*]} with apt-get"
+        say "installing podman with apt-get"
         apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman >/dev/null
     else
-        die "missing ${missing[*]} (Debian: apt-get install ${missing[*]})"
+        die "missing podman (Debian: apt-get install podman)"
     fi
-fi
-if ! command -v cargo >/dev/null || ! command -v rustc >/dev/null; then
-    die "cargo and rustc must be on PATH"
 fi
 
 pod=(podman --root "$cache/storage" --runroot "$cache/runroot" --storage-driver vfs)
@@ -77,106 +71,59 @@ label_version="$(sed -n 's/^ARG CABRA_VERSION=\(.*\)$/\1/p' "$repo/Containerfile
 [[ $label_version == "$cargo_version" ]] \
     || die "Containerfile has ARG CABRA_VERSION=$label_version but Cargo.toml says $cargo_version: update the Containerfile"
 
-# --- 1. Debian rootfs with gcc and libc6-dev ---------------------------------
-# shellcheck disable=SC1091
-codename="$(. /etc/os-release && echo "${VERSION_CODENAME:-}")"
-[[ -n $codename ]] || die "cannot tell the host's Debian release from /etc/os-release"
+case "$(uname -m)" in
+    x86_64 | amd64) arch=amd64 target=x86_64-unknown-linux-gnu ;;
+    aarch64 | arm64) arch=arm64 target=aarch64-unknown-linux-gnu ;;
+    *) die "no image architecture known for $(uname -m)" ;;
+esac
 
-debian_mirror() {
-    if [[ -n ${CABRA_DEBIAN_MIRROR:-} ]]; then echo "$CABRA_DEBIAN_MIRROR"; return; fi
-    local f m
-    # deb822 sources: the URIs of the stanza whose Suites has the release.
-    for f in /etc/apt/sources.list.d/*.sources; do
-        [[ -f $f ]] || continue
-        m="$(awk -v rel="$codename" '
-            /^[[:space:]]*$/ { if (uri != "" && ok) { print uri; exit } uri = ""; ok = 0; next }
-            /^URIs:/ { uri = $2 }
-            /^Suites:/ { for (i = 2; i <= NF; i++) if ($i == rel) ok = 1 }
-            END { if (uri != "" && ok) print uri }' "$f" | head -n1)"
-        [[ -n $m ]] && { echo "$m"; return; }
-    done
-    # one-line sources.list
-    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-        [[ -f $f ]] || continue
-        m="$(awk -v rel="$codename" '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { if ($(i+1) == rel) { print $i; exit } } }' "$f")"
-        [[ -n $m ]] && { echo "$m"; return; }
-    done
-    return 1
-}
+# The release dates everything by its commit: SOURCE_DATE_EPOCH, and the
+# labels revision and created.
+revision="$(git -C "$repo" rev-parse HEAD 2>/dev/null || echo unknown)"
+export SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-$(git -C "$repo" log -1 --format=%ct)}"
+created="$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%dT%H:%M:%SZ)"
+source_url="https://github.com/OWNER/cabra"
 
-rootfs="$cache/rootfs"
-if [[ ! -f $rootfs/.cabra-complete ]]; then
-    mirror="$(debian_mirror)" || die "no Debian mirror found in the host's apt sources; set CABRA_DEBIAN_MIRROR"
-    say "debootstrap $codename (minbase + gcc, libc6-dev) into $rootfs"
-    rm -rf "$rootfs.tmp" "$rootfs"
+# --- 1. the release archive ----------------------------------------------------
+if [[ -n ${CABRA_ARCHIVE:-} ]]; then
+    archive="$(cd "$(dirname "$CABRA_ARCHIVE")" && pwd)/${CABRA_ARCHIVE##*/}"
+    say "using $archive"
+else
+    say "scripts/static-build.sh --dist $cache/dist $target"
+    rm -rf "$cache/dist"
     mkdir -p "$cache"
-    debootstrap --variant=minbase --include=gcc,libc6-dev "$codename" "$rootfs.tmp" "$mirror" \
-        >"$cache/debootstrap.log" 2>&1 || die "debootstrap failed, see $cache/debootstrap.log"
-    rm -rf "$rootfs.tmp"/var/cache/apt/archives/*.deb "$rootfs.tmp"/var/lib/apt/lists/* \
-        "$rootfs.tmp"/usr/share/doc "$rootfs.tmp"/usr/share/man "$rootfs.tmp"/usr/share/locale
-    touch "$rootfs.tmp/.cabra-complete"
-    mv "$rootfs.tmp" "$rootfs"
+    "$repo/scripts/static-build.sh" --dist "$cache/dist" "$target"
+    archive="$cache/dist/cabra-$cargo_version-$target.tar.gz"
 fi
+[[ -f $archive ]] || die "no archive $archive"
+[[ ${archive##*/} == *-"$target".tar.gz ]] || die "${archive##*/} is not for this machine's $target"
 
-# --- 2. builder base image: rootfs + the Containerfile's Rust toolchain -------
-declared="$(sed -n 's/^ARG RUST_IMAGE=.*rust:\([0-9][0-9.]*\).*/\1/p' "$repo/Containerfile" | head -n 1)"
-[[ -n $declared ]] || die "no Rust version in the Containerfile's ARG RUST_IMAGE"
-# rust:1.85 means the newest 1.85.x; rustup's 1.85.0 is the oldest such,
-# the strictest test of the promise.
-[[ $declared == *.*.* ]] || declared="$declared.0"
-if ! rustup run "$declared" rustc --version >/dev/null 2>&1; then
-    say "installing Rust $declared (the Containerfile's) with rustup"
-    rustup toolchain install "$declared" --profile minimal >/dev/null
-fi
-rust_version="$(rustup run "$declared" rustc --version | awk '{print $2}')"
-sysroot="$(rustup run "$declared" rustc --print sysroot)"
-base="localhost/cabra-rust-builder-base:$rust_version"
-if [[ ${CABRA_REBUILD_BUILDER:-0} == 1 ]] || ! "${pod[@]}" image exists "$base"; then
-    say "making $base from $rootfs and $sysroot"
-    stage="$cache/builder-root"
-    rm -rf "$stage"
-    cp -a "$rootfs" "$stage"
-    mkdir -p "$stage/usr/local/rust/bin" "$stage/usr/local/cargo/bin"
-    cp -aL "$sysroot/bin/cargo" "$sysroot/bin/rustc" "$sysroot/bin/rustdoc" "$stage/usr/local/rust/bin/"
-    cp -a "$sysroot/lib" "$stage/usr/local/rust/"
-    tar -C "$stage" -c . | "${pod[@]}" import \
-        --change 'ENV PATH=/usr/local/cargo/bin:/usr/local/rust/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
-        --change 'ENV CARGO_HOME=/usr/local/cargo' \
-        - "$base" >/dev/null
-    rm -rf "$stage"
-fi
+# --- 2. the build context ------------------------------------------------------
+ctx="$cache/context"
+rm -rf "$ctx"
+say "scripts/image-context.sh $ctx ${archive##*/}"
+archive_version="$("$repo/scripts/image-context.sh" "$ctx" "$archive")"
+echo "version $archive_version, $(find "$ctx" -type f | sed "s|^$ctx/||" | sort | tr '\n' ' ')"
 
-# --- 3. builder image: + Cargo.lock's crates, offline --------------------------
-say "vendoring Cargo.lock's crates (outside the repository) into $cache/builder-ctx/vendor"
-ctx="$cache/builder-ctx"
-mkdir -p "$ctx"
-cargo vendor --quiet --locked --versioned-dirs --manifest-path "$repo/Cargo.toml" "$ctx/vendor" >/dev/null
-cat >"$ctx/config.toml" <<'EOF'
-[source.crates-io]
-replace-with = "cabra-vendored"
-
-[source.cabra-vendored]
-directory = "/opt/cabra-vendor"
-
-[net]
-offline = true
-EOF
-cat >"$ctx/Containerfile" <<EOF
-FROM $base
-COPY vendor /opt/cabra-vendor
-COPY config.toml /usr/local/cargo/config.toml
-EOF
-"${pod[@]}" build --quiet --pull=never --isolation chroot -f "$ctx/Containerfile" -t "$builder" "$ctx" >/dev/null
-
-# --- 4. the image, from the repository's Containerfile -------------------------
-say "podman build -f $repo/Containerfile -t $image $repo"
+# --- 3. the image, twice -------------------------------------------------------
+build() { # TAG
+    "${pod[@]}" build --quiet --pull=never --isolation chroot \
+        --timestamp "$SOURCE_DATE_EPOCH" \
+        --build-arg TARGETARCH="$arch" \
+        --build-arg CABRA_VERSION="$archive_version" \
+        --build-arg SOURCE_URL="$source_url" \
+        --build-arg REVISION="$revision" \
+        --build-arg CREATED="$created" \
+        -f "$repo/Containerfile" -t "$1" "$ctx"
+}
+say "podman build -f $repo/Containerfile -t $image $ctx (twice)"
 start=$SECONDS
-"${pod[@]}" build --pull=never --isolation chroot \
-    --build-arg RUST_IMAGE="$builder" \
-    --build-arg CABRA_VERSION="$cargo_version" \
-    -f "$repo/Containerfile" -t "$image" "$repo"
+id1="$(build "$image")"
+"${pod[@]}" rmi "$image" >/dev/null
+id2="$(build "$image")"
 build_seconds=$((SECONDS - start))
-# Drop the previous runs' build stages (about 1 GB each with vfs).
+echo "image IDs: $id1, $id2"
+[[ $id1 == "$id2" ]] || die "two builds from the same archive gave two images: not reproducible"
 "${pod[@]}" image prune -f >/dev/null
 
 size="$("${pod[@]}" image inspect --format '{{.Size}}' "$image")"
@@ -185,9 +132,23 @@ mapfile -t ep < <("${pod[@]}" image inspect --format '{{range .Config.Entrypoint
 img_path="$("${pod[@]}" image inspect --format '{{range .Config.Env}}{{println .}}{{end}}' "$image" | sed -n 's/^PATH=//p')"
 # shellcheck disable=SC2016 # a Go template, not shell
 labels="$("${pod[@]}" image inspect --format '{{range $k, $v := .Labels}}{{$k}}={{$v}}{{println}}{{end}}' "$image")"
-image_version="$(sed -n 's/^org\.opencontainers\.image\.version=//p' <<<"$labels")"
+
+# --- 4. labels and files -------------------------------------------------------
+label() { sed -n "s/^org\.opencontainers\.image\.$1=//p" <<<"$labels"; }
+image_version="$(label version)"
 [[ $image_version == "$cargo_version" ]] \
     || die "the image's org.opencontainers.image.version is '$image_version', Cargo.toml says $cargo_version"
+[[ $(label revision) == "$revision" ]] || die "the image's revision label is '$(label revision)', not $revision"
+[[ $(label created) == "$created" ]] || die "the image's created label is '$(label created)', not $created"
+[[ $(label source) == "$source_url" ]] || die "the image's source label is '$(label source)', not $source_url"
+files="$(mktemp -d)"
+ctr="$("${pod[@]}" create "$image")"
+"${pod[@]}" export "$ctr" | tar -x -C "$files"
+"${pod[@]}" rm "$ctr" >/dev/null
+cmp "$ctx/$arch/cabra" "$files/usr/local/bin/cabra" || die "the image's cabra is not the archive's"
+cmp "$repo/LICENSE" "$files/usr/share/doc/cabra/LICENSE" || die "the image's /usr/share/doc/cabra/LICENSE is not LICENSE"
+image_files="$(cd "$files" && find . -type f | sed 's|^\./||' | sort | tr '\n' ' ')"
+rm -rf "$files"
 
 # --- 5. run it ---------------------------------------------------------------
 # Runs `cabra ARGS` in the image: with `podman run` if it works here, else by
@@ -248,8 +209,9 @@ grep -q '^2\. player 2 plays ' <<<"$play_out" \
 # --- summary -----------------------------------------------------------------
 say "summary"
 cat <<EOF
-image:        $image (built from $repo/Containerfile in ${build_seconds}s)
-builder:      $builder (Debian $codename rootfs + rustc $rust_version, the Containerfile's; stands in for RUST_IMAGE)
+image:        $image (built twice from $repo/Containerfile in ${build_seconds}s, the same ID both times: $id1)
+binary:       from ${archive##*/} ($(cut -d' ' -f1 "$archive.sha256")), the same bytes in the image
+files:        $image_files
 size:         $size bytes ($(numfmt --to=iec "$size"))
 entrypoint:   $entrypoint, PATH=$img_path
 labels:

@@ -7,6 +7,8 @@
 #     contents, and its .sha256 file checked with sha256sum -c; that packing
 #     twice gives the same checksum (.tar.gz and a Windows .zip), with the
 #     entries' owners, dates, modes and order fixed;
+#   - scripts/image-context.sh: the Containerfile's build context laid out
+#     from those archives, checked against their .sha256 files;
 #   - the crate's package (cargo package --list): at most 250 files, none of
 #     the integration tests, examples or CI files, all that src/ embeds.
 # Prints one line per check and "N passed, N failed"; exits 1 on a failure.
@@ -158,6 +160,26 @@ if command -v unzip >/dev/null; then
         "$(unzip -t "$zip1" | tail -n1)"
 fi
 
+# --- image-context.sh --------------------------------------------------------
+ctx="$repo/scripts/image-context.sh"
+"$repo/scripts/package.sh" "$tmp/cabra" x86_64-unknown-linux-gnu 0.3.0-rc.1 "$tmp/rep1" >/dev/null
+check "image-context: the archives' version" "0.3.0-rc.1" \
+    "$("$ctx" "$tmp/ctx" "$tmp"/rep1/cabra-0.3.0-rc.1-*-linux-gnu.tar.gz)"
+check "image-context: the layout, by TARGETARCH" \
+    "$(printf '%s\n' amd64 amd64/LICENSE amd64/cabra arm64 arm64/LICENSE arm64/cabra)" \
+    "$(cd "$tmp/ctx" && find . -mindepth 1 | sed 's|^\./||' | LC_ALL=C sort)"
+check "image-context: the binary is the archive's, executable, dated SOURCE_DATE_EPOCH" \
+    "stand-in 1767225600" "$("$tmp/ctx/arm64/cabra") $(stat -c %Y "$tmp/ctx/arm64/cabra")"
+check "image-context: the LICENSE is the repository's" "" "$(cmp "$repo/LICENSE" "$tmp/ctx/amd64/LICENSE")"
+cp -r "$tmp/rep1" "$tmp/bad"
+printf 'x' >>"$tmp/bad/cabra-0.3.0-rc.1-x86_64-unknown-linux-gnu.tar.gz"
+fails "image-context: an archive that does not match its .sha256 fails" \
+    "$ctx" "$tmp/ctx-bad" "$tmp/bad/cabra-0.3.0-rc.1-x86_64-unknown-linux-gnu.tar.gz"
+fails "image-context: archives of two versions fail" "$ctx" "$tmp/ctx-mixed" \
+    "$tmp/rep1/cabra-0.3.0-rc.1-aarch64-unknown-linux-gnu.tar.gz" "$tmp/dist/cabra-9.8.7-x86_64-unknown-linux-gnu.tar.gz"
+fails "image-context: a Windows archive fails" "$ctx" "$tmp/ctx-win" "$zip1"
+fails "image-context: a directory that is not empty fails" "$ctx" "$tmp/ctx" \
+    "$tmp/rep1/cabra-0.3.0-rc.1-aarch64-unknown-linux-gnu.tar.gz"
 unset SOURCE_DATE_EPOCH
 
 # --- the crate's package (cargo package --list; the build that verifies it,

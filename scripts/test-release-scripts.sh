@@ -3,6 +3,8 @@
 #   - scripts/release-notes.sh on a made-up CHANGELOG (a middle section, the
 #     last one before the link definitions, a missing and an empty one, a
 #     leading v) and on the real CHANGELOG.md's first release;
+#   - scripts/release-version.sh: v0.3.0 a release, v0.3.0-rc.1 a
+#     pre-release, a tag that is not Cargo.toml's version refused;
 #   - scripts/package.sh on a stand-in binary: the archive's name and
 #     contents, and its .sha256 file checked with sha256sum -c; that packing
 #     twice gives the same checksum (.tar.gz and a Windows .zip), with the
@@ -91,6 +93,21 @@ unset CHANGELOG
 real="$("$notes" 0.1.0)"
 check "release-notes: CHANGELOG.md's 0.1.0 is its first release" \
     "The first version (commit e15c673)" "${real%%:*}"
+
+# --- release-version.sh ------------------------------------------------------
+rv="$repo/scripts/release-version.sh"
+printf '[package]\nname = "cabra"\nversion = "0.3.0"\n\n[dependencies]\nx = { version = "1.0.0" }\n' >"$tmp/final.toml"
+printf '[package]\nname = "cabra"\nversion = "0.3.0-rc.1"\n' >"$tmp/rc.toml"
+check "release-version: v0.3.0 is a release" "$(printf 'version=0.3.0\nprerelease=false')" \
+    "$(CARGO_TOML="$tmp/final.toml" "$rv" v0.3.0)"
+check "release-version: v0.3.0-rc.1 is a pre-release" "$(printf 'version=0.3.0-rc.1\nprerelease=true')" \
+    "$(CARGO_TOML="$tmp/rc.toml" "$rv" v0.3.0-rc.1)"
+fails "release-version: a tag that is not Cargo.toml's version fails" env CARGO_TOML="$tmp/final.toml" "$rv" v0.3.0-rc.1
+fails "release-version: a tag without its v fails" env CARGO_TOML="$tmp/final.toml" "$rv" 0.3.0
+fails "release-version: a tag with +BUILD fails" env CARGO_TOML="$tmp/final.toml" "$rv" v0.3.0+1
+check "release-version: the repository's own version" \
+    "version=$(sed -n 's/^version = "\(.*\)"/\1/p' "$repo/Cargo.toml" | head -n1)" \
+    "$("$rv" "v$(sed -n 's/^version = "\(.*\)"/\1/p' "$repo/Cargo.toml" | head -n1)" | head -n1)"
 
 # --- package.sh --------------------------------------------------------------
 printf '#!/bin/sh\necho stand-in\n' >"$tmp/cabra"

@@ -11,6 +11,8 @@
 #     entries' owners, dates, modes and order fixed;
 #   - scripts/image-context.sh: the Containerfile's build context laid out
 #     from those archives, checked against their .sha256 files;
+#   - that release.yml builds everything with its pinned RUST_TOOLCHAIN, and
+#     that the Containerfile compiles nothing;
 #   - the crate's package (cargo package --list): at most 250 files, none of
 #     the integration tests, examples or CI files, all that src/ embeds.
 # Prints one line per check and "N passed, N failed"; exits 1 on a failure.
@@ -198,6 +200,20 @@ fails "image-context: a Windows archive fails" "$ctx" "$tmp/ctx-win" "$zip1"
 fails "image-context: a directory that is not empty fails" "$ctx" "$tmp/ctx" \
     "$tmp/rep1/cabra-0.3.0-rc.1-aarch64-unknown-linux-gnu.tar.gz"
 unset SOURCE_DATE_EPOCH
+
+# --- release.yml's pinned Rust ------------------------------------------------
+wf="$repo/.github/workflows/release.yml"
+pinned="$(sed -n 's/^  RUST_TOOLCHAIN: "\([0-9.]*\)"$/\1/p' "$wf")"
+msrv="$(sed -n 's/^rust-version = "\(.*\)"/\1/p' "$repo/Cargo.toml")"
+check "release.yml: RUST_TOOLCHAIN is a full version, not below Cargo.toml's rust-version" "yes" \
+    "$(python3 -c 'import sys; p, m = (tuple(map(int, v.split("."))) for v in sys.argv[1:]); print("yes" if len(p) == 3 and p >= m else "no")' \
+        "${pinned:-0}" "$msrv" 2>/dev/null || echo no)"
+check "release.yml: every Rust toolchain step installs RUST_TOOLCHAIN" \
+    "$(grep -c 'uses: dtolnay/rust-toolchain@' "$wf")" \
+    "$(grep -cF "toolchain: \${{ env.RUST_TOOLCHAIN }}" "$wf")"
+check "release.yml: no unpinned toolchain" "" "$(grep -n 'rust-toolchain@stable' "$wf")"
+check "Containerfile: compiles nothing (it copies the release's binaries)" "" \
+    "$(grep -En '^(RUN|FROM .* AS)' "$repo/Containerfile")"
 
 # --- the crate's package (cargo package --list; the build that verifies it,
 # cargo publish --dry-run, is CI's package job: minutes) -------------------

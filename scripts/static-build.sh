@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds cabra as a statically linked Linux binary, the way the release
-# workflow (.github/workflows/release.yml) and the Containerfile build it,
-# then checks that it is static and runs `cabra --help` and
+# workflow (.github/workflows/release.yml) builds the binaries of its Linux
+# archives and of its image (the Containerfile copies them), then checks that it is static and runs `cabra --help` and
 # `cabra bench --seconds 1` with it.
 #
 #   scripts/static-build.sh [--dist DIR] [TARGET]
@@ -56,7 +56,8 @@ if command -v rustup >/dev/null && ! rustup target list --installed | grep -qx "
     rustup target add "$target"
 fi
 
-# The same settings as the Containerfile's build stage. --target keeps
+# The release's settings (it also pins the Rust: RUST_TOOLCHAIN in
+# release.yml; here the cargo on PATH builds). --target keeps
 # RUSTFLAGS off build scripts and proc-macros, which stay dynamic host
 # programs; --locked builds exactly Cargo.lock.
 export RUSTFLAGS="-C target-feature=+crt-static"

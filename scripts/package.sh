@@ -62,7 +62,8 @@ chmod 644 "$stage/$name/LICENSE" "$stage/$name/README.md" "$stage/$name/CHANGELO
 if [[ $format == tar.gz ]]; then
     tar=""
     for t in tar gtar; do
-        if "$t" --version 2>/dev/null | grep -q 'GNU tar'; then tar="$t"; break; fi
+        # Not `| grep -q`: under pipefail, grep leaving early could fail it.
+        case "$("$t" --version 2>/dev/null || true)" in *"GNU tar"*) tar="$t"; break ;; esac
     done
     [[ -n $tar ]] || die "needs GNU tar for a reproducible archive (macOS: brew install gnu-tar)"
     (cd "$stage" && "$tar" --create --format=gnu --sort=name --mtime="@$epoch" \

@@ -7,9 +7,13 @@
 //! - [`search`]: Monte Carlo Tree Search, generic over a small [`search::Game`] trait.
 //!
 //! The library needs none of the program's front ends: with
-//! `cabra = { version = "0.2", default-features = false }` it builds
-//! without the features `cli` (the `cabra` program) and `serve` (its web
-//! server), and so without clap, the terminal stack, axum or tokio.
+//! `default-features = false` it builds without the features `cli` (the
+//! `cabra` program) and `serve` (its web server), and so without clap,
+//! the terminal stack, axum or tokio; the feature `serde` adds
+//! `Serialize` and `Deserialize` to moves, positions and reports. Until
+//! cabra is on crates.io, depend on it by git or path:
+//! `cabra = { git = "https://github.com/OWNER/cabra", default-features = false }`
+//! (or `path = "../cabra"`).
 //!
 //! The rules in a few lines: the empty board has 1,345 legal placements,
 //! and five placements make a bridge.

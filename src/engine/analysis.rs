@@ -86,7 +86,7 @@ pub struct MoveAnalysis {
 
 /// Totals of one player.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Summary {
+pub struct PlayerSummary {
     /// 1 or 2.
     pub player: u8,
     /// Placements made.
@@ -218,7 +218,7 @@ pub fn analyze(
     limits: Option<Budget>,
     listener: &mut dyn Listener,
     progress: &mut dyn FnMut(usize, usize),
-) -> (Vec<MoveAnalysis>, [Summary; 2]) {
+) -> (Vec<MoveAnalysis>, [PlayerSummary; 2]) {
     let history = pos.moves();
     let n = history.len();
     let mut positions = vec![Position::with_rules(pos.rules())];
@@ -308,7 +308,7 @@ pub fn analyze(
     let summary = Player::BOTH.map(|p| {
         let mine: Vec<&MoveAnalysis> = moves.iter().filter(|m| m.player == p.number()).collect();
         let count = |k: Mark| mine.iter().filter(|m| m.mark == Some(k)).count();
-        Summary {
+        PlayerSummary {
             player: p.number(),
             moves: mine.len(),
             inaccuracies: count(Mark::Inaccuracy),

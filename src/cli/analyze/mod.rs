@@ -19,7 +19,7 @@ mod table;
 use std::path::PathBuf;
 
 use anyhow::{Context, bail};
-use cabra::engine::analysis::{BLUNDER, INACCURACY, MISTAKE, MoveAnalysis, Summary, analyze};
+use cabra::engine::analysis::{BLUNDER, INACCURACY, MISTAKE, MoveAnalysis, PlayerSummary, analyze};
 use cabra::engine::{EngineHandle, Request, defaults};
 use cabra::game::Position;
 use serde::Serialize;
@@ -106,7 +106,7 @@ pub struct Analysis {
     /// moves finished).
     pub interrupted: bool,
     pub moves: Vec<MoveAnalysis>,
-    pub summary: [Summary; 2],
+    pub summary: [PlayerSummary; 2],
     pub result: GameJson,
 }
 

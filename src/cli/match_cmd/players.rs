@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use cabra::engine::clock::TimeControl;
-use cabra::engine::matches::{EnginePlayer, Fault, Player};
+use cabra::engine::matches::{Contestant, EnginePlayer, Fault};
 use cabra::engine::{EngineConfig, defaults, format_duration};
 use cabra::game::{Position, Rules};
 
@@ -148,7 +148,7 @@ impl Spec {
         limits: &Limits,
         seed: u64,
         stop: &Arc<AtomicBool>,
-    ) -> Result<Box<dyn Player>, Fault> {
+    ) -> Result<Box<dyn Contestant>, Fault> {
         Ok(match self {
             Spec::Engine(config) => {
                 let config = EngineConfig {

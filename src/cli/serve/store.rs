@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
-use cabra::engine::analysis::{MoveAnalysis, Summary};
+use cabra::engine::analysis::{MoveAnalysis, PlayerSummary};
 use cabra::engine::{EngineHandle, Stopper};
 use cabra::game::{GameLine, Move, Position, Rules};
 use rand::Rng;
@@ -62,7 +62,7 @@ pub struct Analysis {
     /// One entry per placement analyzed.
     pub moves: Vec<MoveAnalysis>,
     /// Totals per player.
-    pub summary: [Summary; 2],
+    pub summary: [PlayerSummary; 2],
     /// Whether every placement of `line` was analyzed.
     pub complete: bool,
 }

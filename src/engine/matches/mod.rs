@@ -1,6 +1,6 @@
 //! Games between two players from random openings, for `cabra match` and
 //! `cabra selfplay`. A player is anything that answers "your move" for a
-//! position ([`Player`]): an in-process engine ([`EnginePlayer`]) or,
+//! position ([`Contestant`]): an in-process engine ([`EnginePlayer`]) or,
 //! in the front end, another program. A player that fails to give a legal
 //! placement (an illegal one, a crash, an unreadable answer, no answer in
 //! time, a resignation) loses the game, and the record says why.
@@ -90,8 +90,9 @@ pub struct Clock {
     pub margin: Duration,
 }
 
-/// One side of a game: gives a placement for the side to move.
-pub trait Player {
+/// One side of a game: gives a placement for the side to move. (A
+/// contestant plays one colour, a [`crate::game::Player`], in each game.)
+pub trait Contestant {
     /// The move for the side to move in `pos`, whose record is the whole
     /// game so far (opening included), with `clock` left in a game on a
     /// clock. The caller checks legality and time.
@@ -100,7 +101,7 @@ pub trait Player {
     /// The game is over (or abandoned); `pos` is where it ended.
     fn finish(&mut self, _pos: &Position) {}
 
-    /// What the search behind the last [`Player::genmove`] saw, for
+    /// What the search behind the last [`Contestant::genmove`] saw, for
     /// training data (`None`: a program, or nothing to say).
     fn searched(&mut self) -> Option<SearchNote> {
         None
@@ -157,7 +158,7 @@ impl EnginePlayer {
     }
 }
 
-impl Player for EnginePlayer {
+impl Contestant for EnginePlayer {
     /// The engine's limits as [`super::Budget::resolve`] settles them: on a
     /// clock, at most its [`super::clock::allocation`].
     fn genmove(&mut self, pos: &Position, clock: Option<OnClock>) -> Result<Move, Fault> {
@@ -221,7 +222,7 @@ pub struct GameRecord {
     /// The placements each player made (0 = the first given).
     pub moves: [u32; 2],
     /// What the search saw before each placement after the opening, in
-    /// order ([`Player::searched`]).
+    /// order ([`Contestant::searched`]).
     pub searches: Vec<Option<SearchNote>>,
 }
 
@@ -237,7 +238,7 @@ impl GameRecord {
 /// player whose move takes longer than its time left and the margin loses
 /// the game). Returns `None` when `stop` is raised before the game ends.
 pub fn play_game(
-    players: [&mut dyn Player; 2],
+    players: [&mut dyn Contestant; 2],
     first: usize,
     start: Position,
     opening: &[Placement],

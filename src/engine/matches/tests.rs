@@ -48,7 +48,7 @@ fn a_game_between_tiny_engines_finishes_with_fair_colours() {
 /// the fault.
 struct Scripted(Vec<Result<Move, Fault>>);
 
-impl Player for Scripted {
+impl Contestant for Scripted {
     fn genmove(&mut self, _: &Position, _: Option<OnClock>) -> Result<Move, Fault> {
         if self.0.is_empty() {
             return Err(Fault::Garbage("script ended".into()));
@@ -71,7 +71,7 @@ fn a_faulty_player_loses_with_its_reason_whichever_colour_it_has() {
             );
             // The faulty player answers a placement already on the board.
             let mut bad = Scripted(vec![Ok(Move::Place(taken))]);
-            let players: [&mut dyn Player; 2] = if faulty == 0 {
+            let players: [&mut dyn Contestant; 2] = if faulty == 0 {
                 [&mut bad, &mut good]
             } else {
                 [&mut good, &mut bad]
@@ -115,7 +115,7 @@ struct Slow {
     seen: Vec<Option<OnClock>>,
 }
 
-impl Player for Slow {
+impl Contestant for Slow {
     fn genmove(&mut self, pos: &Position, clock: Option<OnClock>) -> Result<Move, Fault> {
         self.seen.push(clock);
         std::thread::sleep(self.delay);

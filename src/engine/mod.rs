@@ -44,7 +44,7 @@ pub mod value;
 pub mod view;
 
 pub use budget::Budget;
-pub use config::{ConfigError, EngineConfig, KEYS, MAX_THREADS, parse_threads};
+pub use config::{ConfigError, EngineConfig, KEYS, KeyValueError, MAX_THREADS, parse_threads};
 pub use engine::{DEFAULT_REPORT_EVERY, Engine, Progress, Purpose, Thought};
 pub use handle::{
     DEFAULT_TOP_MOVES, EngineHandle, Failed, Job, Listener, Request, Stopper, Thinker,

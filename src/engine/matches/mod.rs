@@ -5,7 +5,6 @@
 //! placement (an illegal one, a crash, an unreadable answer, no answer in
 //! time, a resignation) loses the game, and the record says why.
 
-use std::fmt;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -13,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
+use thiserror::Error;
 
 pub use super::clock::OnClock;
 use super::clock::TimeControl;
@@ -21,30 +21,37 @@ use super::defaults::Defaults;
 use super::engine::Progress;
 use super::handle::{EngineHandle, Listener, Request};
 use super::units::format_duration;
-use crate::game::{Move, Placement, Player as Colour, Position, below};
+use crate::game::{Move, Placement, PlacementError, Player as Colour, Position, below};
 
 /// Why a player lost a game off the board.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum Fault {
-    /// It answered a placement that is not legal in the position.
+    /// It answered a move that is not legal in the position.
+    #[error("illegal placement {placement} ({source})")]
     Illegal {
-        /// The placement, as answered.
-        placement: String,
+        /// The move, as answered.
+        placement: Move,
         /// Why it is not legal.
-        why: String,
+        #[source]
+        source: PlacementError,
     },
     /// Its answer could not be read as a placement (or the protocol broke).
+    #[error("unreadable answer: {0}")]
     Garbage(String),
     /// It answered with an error instead of a placement.
+    #[error("answered an error: {0}")]
     Refused(String),
     /// It stopped running (exit status or signal, and what it said last).
+    #[error("crashed: {0}")]
     Crashed(String),
     /// It took longer than allowed for one answer.
+    #[error("no answer within {}", format_duration(*limit))]
     Timeout {
         /// The time allowed (the time per move and the margin).
         limit: Duration,
     },
     /// It resigned.
+    #[error("resigned")]
     Resigned,
 }
 
@@ -59,23 +66,6 @@ impl Fault {
             Fault::Crashed(_) => "crash",
             Fault::Timeout { .. } => "timeout",
             Fault::Resigned => "resign",
-        }
-    }
-}
-
-impl fmt::Display for Fault {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Fault::Illegal { placement, why } => {
-                write!(f, "illegal placement {placement} ({why})")
-            }
-            Fault::Garbage(what) => write!(f, "unreadable answer: {what}"),
-            Fault::Refused(what) => write!(f, "answered an error: {what}"),
-            Fault::Crashed(what) => write!(f, "crashed: {what}"),
-            Fault::Timeout { limit } => {
-                write!(f, "no answer within {}", format_duration(*limit))
-            }
-            Fault::Resigned => f.write_str("resigned"),
         }
     }
 }
@@ -300,8 +290,8 @@ pub fn play_game(
                     continue;
                 }
                 Err(e) => Fault::Illegal {
-                    placement: mv.to_string(),
-                    why: e.to_string(),
+                    placement: mv,
+                    source: e,
                 },
             },
             Err(f) => f,

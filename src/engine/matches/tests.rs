@@ -81,6 +81,16 @@ fn a_faulty_player_loses_with_its_reason_whichever_colour_it_has() {
             assert_eq!(f.loser, faulty);
             assert_eq!(f.fault.kind(), "illegal");
             assert!(f.fault.to_string().contains("already taken"), "{}", f.fault);
+            // The move and the rule it broke, in types; the rule is the source.
+            match &f.fault {
+                Fault::Illegal { placement, source } => {
+                    assert_eq!(*placement, Move::Place(taken));
+                    assert!(matches!(source, PlacementError::Occupied(_)), "{source}");
+                }
+                other => panic!("{other:?}"),
+            }
+            let source = std::error::Error::source(&f.fault).expect("a source");
+            assert!(source.downcast_ref::<PlacementError>().is_some());
             assert_eq!(g.score, if faulty == 0 { 0.0 } else { 1.0 });
             // The game stops where the fault happened.
             assert_eq!(g.position.plies(), f.ply);

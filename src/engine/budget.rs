@@ -53,6 +53,19 @@ impl Budget {
         self.time.is_none() && self.iterations.is_none() && self.nodes.is_none()
     }
 
+    /// This budget if it sets any limit; `None` for [`Budget::UNLIMITED`]
+    /// (for [`crate::engine::Request::limits`], where a budget that sets
+    /// nothing leaves the limits to the configuration).
+    ///
+    /// ```
+    /// use cabra::engine::Budget;
+    /// assert_eq!(Budget::iterations(9).limited(), Some(Budget::iterations(9)));
+    /// assert_eq!(Budget::UNLIMITED.limited(), None);
+    /// ```
+    pub fn limited(self) -> Option<Budget> {
+        (!self.is_unlimited()).then_some(self)
+    }
+
     /// This budget, or `fallback` when none of its limits is set.
     pub fn or(self, fallback: Budget) -> Budget {
         if self.is_unlimited() { fallback } else { self }

@@ -67,16 +67,29 @@ impl Request {
         }
     }
 
-    /// With these limits of its own (none set: the configuration's).
-    pub fn limits(mut self, budget: Budget) -> Request {
-        self.limits = (!budget.is_unlimited()).then_some(budget);
+    /// With these limits of its own, which win over the configuration's:
+    /// [`Budget::UNLIMITED`] searches until stopped, `None` leaves the
+    /// limits to the configuration ([`Budget::limited`] turns a budget
+    /// that sets nothing into `None`).
+    ///
+    /// ```
+    /// use cabra::engine::{Budget, Request};
+    /// use cabra::game::Position;
+    /// let r = Request::new(Position::new()).limits(Budget::iterations(500));
+    /// assert_eq!(r.limits, Some(Budget::iterations(500)));
+    /// let r = r.limits(Budget::UNLIMITED);
+    /// assert_eq!(r.limits, Some(Budget::UNLIMITED));
+    /// assert_eq!(r.limits(None).limits, None);
+    /// ```
+    pub fn limits(mut self, limits: impl Into<Option<Budget>>) -> Request {
+        self.limits = limits.into();
         self
     }
 
-    /// Until it is stopped (or its tree is full and the position solved).
-    pub fn until_stopped(mut self) -> Request {
-        self.limits = Some(Budget::UNLIMITED);
-        self
+    /// Until it is stopped (or its tree is full and the position solved):
+    /// the same as `limits(Budget::UNLIMITED)`.
+    pub fn until_stopped(self) -> Request {
+        self.limits(Budget::UNLIMITED)
     }
 
     /// On the mover's game clock: its share is the engine's

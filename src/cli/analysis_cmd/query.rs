@@ -281,7 +281,7 @@ impl Query {
     /// search of `cabra search` (the move to play), so that the two agree.
     pub fn request(&self, turn: usize) -> Request {
         Request::new(self.position(turn))
-            .limits(self.limits)
+            .limits(self.limits.limited())
             .top_moves(self.top)
             .fresh()
     }

@@ -124,7 +124,7 @@ impl Gtp {
     fn move_request(&self) -> Request {
         let pos = *self.line.position();
         Request::new(pos)
-            .limits(self.limits)
+            .limits(self.limits.limited())
             .share(self.clock.allocation(pos.to_move(), &pos))
     }
 }

@@ -170,7 +170,7 @@ pub async fn hint(
     let (tx, rx) = tokio::sync::oneshot::channel::<Value>();
     let permit = threads_for(&app, &game, taken).await;
     let request = Request::analysis(pos)
-        .limits(limits)
+        .limits(limits.limited())
         .report_every(REPORT_EVERY);
     let work = move |t: &mut Thinker| t.search(&request, &mut Quiet);
     let (app2, game2) = (app.clone(), game.clone());

@@ -244,7 +244,9 @@ pub async fn think(
             let g = lock(&game);
             (*g.line.position(), g.presence.clone())
         };
-        let request = Request::new(pos).limits(limits).report_every(REPORT_EVERY);
+        let request = Request::new(pos)
+            .limits(limits.limited())
+            .report_every(REPORT_EVERY);
         let mut follow = Follow {
             presence,
             pos,

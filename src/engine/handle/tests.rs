@@ -96,6 +96,13 @@ fn limits_come_from_the_request_then_the_configuration_then_the_default() {
     assert_eq!(own.budget(&request), Budget::iterations(700));
     let asked = request.clone().limits(Budget::time(ms(50)));
     assert_eq!(own.budget(&asked), Budget::time(ms(50)));
+    // Unlimited is asked for, not taken for "the configuration's".
+    let endless = request.clone().limits(Budget::UNLIMITED);
+    assert_eq!(own.budget(&endless), Budget::UNLIMITED);
+    assert_eq!(
+        own.budget(&request.clone().until_stopped()),
+        Budget::UNLIMITED
+    );
     assert!(own.search(asked).unwrap().report.iterations > 0);
     // A clock caps the time and lets a move stop once settled.
     let clock = OnClock {

@@ -23,7 +23,7 @@ impl Session {
             clock,
             self.budget.nodes.or(self.engine.config().budget.nodes),
         ) {
-            (None, _) => request.limits(self.budget),
+            (None, _) => request.limits(self.budget.limited()),
             (Some(_), Some(nodes)) => request.limits(Budget {
                 nodes: Some(nodes),
                 ..Budget::UNLIMITED

@@ -70,6 +70,37 @@ impl Fault {
     }
 }
 
+/// Why a game (or its opening) could not be set up; nothing was played.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum MatchError {
+    /// The player to move first after the opening is not 0 or 1
+    /// ([`play_game`], [`play_engines`]).
+    #[error("the player to move first is 0 or 1 (the first or the second given), not {0}")]
+    NoSuchPlayer(usize),
+    /// A placement of the opening is not legal where it comes
+    /// ([`play_game`], [`play_engines`]).
+    #[error("placement {number} of the opening, {placement}, is not legal: {source}")]
+    IllegalOpening {
+        /// Its number in the opening, from 1.
+        number: usize,
+        /// The placement.
+        placement: Placement,
+        /// Why it is not legal there.
+        #[source]
+        source: PlacementError,
+    },
+    /// An opening's least length is above its greatest
+    /// ([`random_opening`]).
+    #[error("an opening of {min} to {max} placements: the least is above the most")]
+    OpeningLengths {
+        /// The least length asked for.
+        min: usize,
+        /// The greatest length asked for.
+        max: usize,
+    },
+}
+
 /// A game's clock: the time control, and how far past its time left a
 /// player may go before it loses (the answer's travel, a busy machine).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -227,6 +258,10 @@ impl GameRecord {
 /// `players[first]` moves first after `opening`, on `clock` if given (a
 /// player whose move takes longer than its time left and the margin loses
 /// the game). Returns `None` when `stop` is raised before the game ends.
+///
+/// `first` is 0 or 1, and every placement of `opening` must be legal
+/// where it comes: otherwise the game is not played (no player is asked
+/// anything) and the error says what is wrong.
 pub fn play_game(
     players: [&mut dyn Contestant; 2],
     first: usize,
@@ -234,11 +269,43 @@ pub fn play_game(
     opening: &[Placement],
     clock: Option<Clock>,
     stop: &AtomicBool,
-) -> Option<GameRecord> {
-    let mut pos = start;
-    for &mv in opening {
-        pos.play(mv);
+) -> Result<Option<GameRecord>, MatchError> {
+    let pos = after_opening(first, start, opening)?;
+    Ok(play_from(players, first, pos, opening.len(), clock, stop))
+}
+
+/// The position after `opening` from `start`, once `first` is known to
+/// name a player.
+fn after_opening(
+    first: usize,
+    start: Position,
+    opening: &[Placement],
+) -> Result<Position, MatchError> {
+    if first > 1 {
+        return Err(MatchError::NoSuchPlayer(first));
     }
+    let mut pos = start;
+    for (i, &placement) in opening.iter().enumerate() {
+        pos.try_play(placement)
+            .map_err(|source| MatchError::IllegalOpening {
+                number: i + 1,
+                placement,
+                source,
+            })?;
+    }
+    Ok(pos)
+}
+
+/// [`play_game`] from `pos`, the position after an opening of `opening`
+/// placements.
+fn play_from(
+    players: [&mut dyn Contestant; 2],
+    first: usize,
+    mut pos: Position,
+    opening: usize,
+    clock: Option<Clock>,
+    stop: &AtomicBool,
+) -> Option<GameRecord> {
     // The player that moves first after the opening plays the colour to
     // move at the end of it (whoever moves next, after a swap or a time
     // machine too).
@@ -328,7 +395,7 @@ pub fn play_game(
     };
     Some(GameRecord {
         position: pos,
-        opening: opening.len(),
+        opening,
         first,
         a_colour,
         score,
@@ -341,7 +408,7 @@ pub fn play_game(
 
 /// Plays one game between two in-process engines, fresh for the game
 /// (seeded from `seed`, with the limits of `match` when theirs set none);
-/// see [`play_game`].
+/// see [`play_game`], whose errors it returns before it starts an engine.
 pub fn play_engines(
     configs: [&EngineConfig; 2],
     first: usize,
@@ -349,7 +416,8 @@ pub fn play_engines(
     opening: &[Placement],
     seed: u64,
     stop: &Arc<AtomicBool>,
-) -> Option<GameRecord> {
+) -> Result<Option<GameRecord>, MatchError> {
+    let pos = after_opening(first, start, opening)?;
     let player = |config: &EngineConfig, salt: u64| {
         // Each game its own seed (the configuration's, if any, mixed in).
         let own = config.seed.unwrap_or(0);
@@ -362,7 +430,14 @@ pub fn play_engines(
     };
     let mut a = player(configs[0], 0xA);
     let mut b = player(configs[1], 0xB);
-    play_game([&mut a, &mut b], first, start, opening, None, stop)
+    Ok(play_from(
+        [&mut a, &mut b],
+        first,
+        pos,
+        opening.len(),
+        None,
+        stop,
+    ))
 }
 
 /// Plays `games` games, `concurrency` at a time: `play(g)` plays game
@@ -417,10 +492,22 @@ const OPENING_DRAWS: u32 = 64;
 /// is drawn again: such a prefix decides the game before the engines play
 /// (9 of the 500 openings of five 200-game matches did), which only adds
 /// noise to a match. The opening stops short if no fair placement turns up
-/// in 64 draws.
-pub fn random_opening(start: &Position, seed: u64, min: usize, max: usize) -> Vec<Placement> {
+/// in 64 draws (or the game has fewer placements in it). `min` above `max`
+/// is an error.
+pub fn random_opening(
+    start: &Position,
+    seed: u64,
+    min: usize,
+    max: usize,
+) -> Result<Vec<Placement>, MatchError> {
+    if min > max {
+        return Err(MatchError::OpeningLengths { min, max });
+    }
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let len = min + below(&mut rng, (max - min + 1) as u32) as usize;
+    // No game is longer than u32::MAX placements: a longer span draws as
+    // that (and `max - min + 1` cannot overflow).
+    let span = u32::try_from(max - min).map_or(u32::MAX, |s| s.saturating_add(1));
+    let len = min + below(&mut rng, span) as usize;
     let mut pos = *start;
     let mut moves = Vec::new();
     'placements: while moves.len() < len {
@@ -438,7 +525,7 @@ pub fn random_opening(start: &Position, seed: u64, min: usize, max: usize) -> Ve
         }
         break;
     }
-    moves
+    Ok(moves)
 }
 
 #[cfg(test)]

@@ -80,12 +80,14 @@ impl Budget {
     ///    `cabra-set time` in `gtp`); `Some(Budget::UNLIMITED)` asks for a
     ///    search that runs until it is stopped;
     /// 2. `config`: the engine configuration's `time`, `iterations` and
-    ///    `nodes`, which the command's options (`--time`, ...) filled in
-    ///    where it set none ([`super::defaults::Options::complete`]);
-    /// 3. `default`: the front end's default ([`super::defaults`]), when
-    ///    the search is not on a game clock.
+    ///    `nodes` (which `cabra`'s commands fill in from their options,
+    ///    `--time`, ..., where it sets none);
+    /// 3. `fallback`: the handle's fallback
+    ///    ([`super::EngineHandle::with_fallback`]: a command's default),
+    ///    when the search is not on a game clock.
     ///
-    /// The first layer that sets any limit gives all of them. On a game
+    /// The first layer that sets any limit gives all of them; with none
+    /// (and no clock) the search runs until it is stopped. On a game
     /// clock, `allocation` (the move's share of the clock) then caps the
     /// time, whatever the layer, and `early_stop` says whether the search
     /// may end once its move is settled.
@@ -94,29 +96,31 @@ impl Budget {
     /// use cabra::engine::Budget;
     /// use std::time::Duration;
     /// let ms = Duration::from_millis;
-    /// let (config, default) = (Budget::time(ms(500)), Budget::time(ms(1000)));
-    /// assert_eq!(Budget::resolve(None, config, default, None, false), config);
+    /// let (config, fallback) = (Budget::time(ms(500)), Budget::time(ms(1000)));
+    /// assert_eq!(Budget::resolve(None, config, fallback, None, false), config);
     /// let asked = Budget::iterations(100);
-    /// assert_eq!(Budget::resolve(Some(asked), config, default, None, false), asked);
-    /// assert_eq!(Budget::resolve(None, Budget::UNLIMITED, default, None, false), default);
+    /// assert_eq!(Budget::resolve(Some(asked), config, fallback, None, false), asked);
+    /// assert_eq!(Budget::resolve(None, Budget::UNLIMITED, fallback, None, false), fallback);
+    /// let none = Budget::UNLIMITED;
+    /// assert!(Budget::resolve(None, none, none, None, false).is_unlimited());
     /// // On a clock that allows 200 ms, a 500 ms limit gives way; the
     /// // clock alone sets the time where no limit is set.
-    /// let b = Budget::resolve(None, config, default, Some(ms(200)), true);
+    /// let b = Budget::resolve(None, config, fallback, Some(ms(200)), true);
     /// assert_eq!((b.time, b.early_stop), (Some(ms(200)), true));
-    /// let b = Budget::resolve(None, Budget::UNLIMITED, default, Some(ms(1500)), false);
+    /// let b = Budget::resolve(None, Budget::UNLIMITED, fallback, Some(ms(1500)), false);
     /// assert_eq!(b.time, Some(ms(1500)));
     /// ```
     pub fn resolve(
         request: Option<Budget>,
         config: Budget,
-        default: Budget,
+        fallback: Budget,
         allocation: Option<Duration>,
         early_stop: bool,
     ) -> Budget {
         let mut budget = match request {
             Some(asked) => asked,
             None if allocation.is_some() => config,
-            None => config.or(default),
+            None => config.or(fallback),
         };
         budget.early_stop = false;
         if let Some(share) = allocation {

@@ -12,7 +12,6 @@ use thiserror::Error;
 use super::budget::Budget;
 use super::clock::OnClock;
 use super::config::EngineConfig;
-use super::defaults::Defaults;
 use super::engine::{DEFAULT_REPORT_EVERY, Engine, Plan, Progress, Purpose, Thought};
 use super::memory::{BYTES_PER_NODE, MemberId, TreeMemory};
 use crate::game::{Move, Position};
@@ -29,7 +28,7 @@ pub struct Request {
     /// A move to play, or the engine's view of the position.
     pub purpose: Purpose,
     /// The request's own limits, which win over the configuration's and
-    /// the front end's default ([`Budget::resolve`]); `None`: theirs.
+    /// the handle's fallback ([`Budget::resolve`]); `None`: theirs.
     /// `Some(Budget::UNLIMITED)` searches until stopped.
     pub limits: Option<Budget>,
     /// The move's share of the mover's game clock, which caps the time
@@ -46,7 +45,8 @@ pub struct Request {
 
 impl Request {
     /// A search for the move to play at `position`, with the limits of the
-    /// configuration or the front end.
+    /// configuration or the handle's fallback (and none of those: until
+    /// stopped).
     pub fn new(position: Position) -> Request {
         Request {
             position,
@@ -219,7 +219,7 @@ impl<T> Job<T> {
 pub struct Thinker<'a> {
     engine: &'a mut Engine,
     stop: &'a Arc<AtomicBool>,
-    default: Budget,
+    fallback: Budget,
     memory: Option<&'a (Arc<TreeMemory>, MemberId)>,
 }
 
@@ -236,7 +236,7 @@ impl Thinker<'_> {
 
     /// The limits `request` searches with.
     pub fn budget(&self, request: &Request) -> Budget {
-        budget_of(self.engine.config(), self.default, request)
+        budget_of(self.engine.config(), self.fallback, request)
     }
 
     /// Drops the tree kept (its memory goes back at once).
@@ -279,14 +279,14 @@ impl Thinker<'_> {
     }
 }
 
-/// The limits of `request` for an engine configured as `config`, in a
-/// front end whose default is `default`.
+/// The limits of `request` for an engine configured as `config`, on a
+/// handle whose fallback is `fallback`.
 ///
 /// A move of a level below the top searches the level's iterations
 /// (fewer if the limits ask for fewer): a time set by the request or the
-/// configuration only caps it, and the front end's default time does not
-/// apply, so that it plays the same move on a slow machine and a fast one.
-fn budget_of(config: &EngineConfig, default: Budget, request: &Request) -> Budget {
+/// configuration only caps it, and the fallback does not apply, so that
+/// it plays the same move on a slow machine and a fast one.
+fn budget_of(config: &EngineConfig, fallback: Budget, request: &Request) -> Budget {
     let early_stop = config.early_stop && request.purpose == Purpose::Move;
     let level = config
         .fixed_level()
@@ -296,13 +296,13 @@ fn budget_of(config: &EngineConfig, default: Budget, request: &Request) -> Budge
         return Budget::resolve(
             request.limits,
             config.budget,
-            default,
+            fallback,
             request.share,
             early_stop,
         );
     };
-    // The level's iterations stand for the front end's default: only a
-    // limit that someone set caps them.
+    // The level's iterations stand for the fallback: only a limit that
+    // someone set caps them.
     let budget = Budget::resolve(
         request.limits,
         config.budget,
@@ -333,11 +333,18 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 /// ([`Budget::resolve`]). Longer work (a whole game's analysis, several
 /// turns of a query) runs as one job of several searches ([`Thinker`]).
 ///
+/// The engine invents no limits: a search runs within the request's
+/// limits, else the configuration's (`time=`, `iterations=`, `nodes=`, a
+/// level's iterations), else the fallback the program gave the handle
+/// ([`EngineHandle::with_fallback`]); with none of those, and off a game
+/// clock, it runs until it is stopped, as a UCI engine's `go` without
+/// limits does.
+///
 /// ```
-/// use cabra::engine::{Budget, EngineConfig, EngineHandle, Progress, Request, defaults};
+/// use cabra::engine::{Budget, EngineConfig, EngineHandle, Progress, Request};
 /// use cabra::game::Position;
 /// let config = EngineConfig::parse("threads=1,seed=3").unwrap();
-/// let engine = EngineHandle::new(config, &defaults::SEARCH);
+/// let engine = EngineHandle::new(config);
 /// let request = Request::new(Position::new()).limits(Budget::iterations(2_000));
 /// let job = engine.start(request, |p: &Progress| println!("{} iterations", p.report.iterations));
 /// let thought = job.wait().unwrap();
@@ -352,37 +359,52 @@ pub struct EngineHandle {
     engine: Arc<Mutex<Engine>>,
     /// A copy of the engine's configuration, readable during a search.
     config: Mutex<EngineConfig>,
-    default: Budget,
+    fallback: Budget,
     /// The stop of the job running, if any.
     current: Arc<Mutex<Option<Arc<AtomicBool>>>>,
     memory: Option<Arc<(Arc<TreeMemory>, MemberId)>>,
 }
 
 impl EngineHandle {
-    /// A handle for an engine configured as `config`, in the front end of
-    /// `defaults`, whose default limits a request without its own gets
-    /// (`defaults::SEARCH`: one second). A program gives the threads and
-    /// limits it wants in `config` (`threads=2`, `iterations=…`), or
-    /// completes it with [`super::defaults::Options::complete`] as the
-    /// command line does; otherwise a search runs on one thread.
-    pub fn new(config: EngineConfig, defaults: &Defaults) -> EngineHandle {
+    /// A handle for an engine configured as `config`, without a fallback:
+    /// a search that neither its request nor `config` limits runs until it
+    /// is stopped. A program gives the threads and limits it wants in
+    /// `config` (`threads=2`, `iterations=…`) or in each [`Request`];
+    /// otherwise a search runs on one thread, with seed 0.
+    pub fn new(config: EngineConfig) -> EngineHandle {
         EngineHandle {
             engine: Arc::new(Mutex::new(Engine::new(config.clone()))),
             config: Mutex::new(config),
-            default: defaults.budget,
+            fallback: Budget::UNLIMITED,
             current: Arc::new(Mutex::new(None)),
             memory: None,
         }
     }
 
+    /// This handle with `limits` for the searches that neither their
+    /// request nor the configuration limits, off a game clock and at no
+    /// level below the top (a command's default: `cabra search` gives one
+    /// second). [`Budget::UNLIMITED`], the fallback of a new handle, lets
+    /// them run until they are stopped.
+    ///
+    /// ```
+    /// use cabra::engine::{Budget, EngineConfig, EngineHandle, Request};
+    /// use cabra::game::Position;
+    /// let engine = EngineHandle::new(EngineConfig::default());
+    /// let request = Request::new(Position::new());
+    /// assert_eq!(engine.budget(&request), Budget::UNLIMITED);
+    /// let engine = engine.with_fallback(Budget::iterations(1_000));
+    /// assert_eq!(engine.budget(&request), Budget::iterations(1_000));
+    /// ```
+    pub fn with_fallback(mut self, limits: Budget) -> EngineHandle {
+        self.fallback = limits;
+        self
+    }
+
     /// A handle whose trees count against `memory`, shared with other
     /// handles.
-    pub fn with_memory(
-        config: EngineConfig,
-        defaults: &Defaults,
-        memory: &Arc<TreeMemory>,
-    ) -> EngineHandle {
-        let mut h = EngineHandle::new(config, defaults);
+    pub fn with_memory(config: EngineConfig, memory: &Arc<TreeMemory>) -> EngineHandle {
+        let mut h = EngineHandle::new(config);
         let id = memory.join(Arc::downgrade(&h.engine));
         h.memory = Some(Arc::new((memory.clone(), id)));
         h
@@ -400,14 +422,15 @@ impl EngineHandle {
         *lock(&self.config) = config;
     }
 
-    /// The front end's default limits.
-    pub fn default_budget(&self) -> Budget {
-        self.default
+    /// The limits of a search that neither its request nor the
+    /// configuration limits ([`EngineHandle::with_fallback`]).
+    pub fn fallback(&self) -> Budget {
+        self.fallback
     }
 
     /// The limits `request` would search with.
     pub fn budget(&self, request: &Request) -> Budget {
-        budget_of(&lock(&self.config), self.default, request)
+        budget_of(&lock(&self.config), self.fallback, request)
     }
 
     /// Threads of a search.
@@ -441,7 +464,7 @@ impl EngineHandle {
             old.store(true, Ordering::SeqCst);
         }
         let engine = self.engine.clone();
-        let (flag, default, memory) = (stop.clone(), self.default, self.memory.clone());
+        let (flag, fallback, memory) = (stop.clone(), self.fallback, self.memory.clone());
         let current = self.current.clone();
         let config = lock(&self.config).clone();
         let thread = std::thread::Builder::new()
@@ -456,7 +479,7 @@ impl EngineHandle {
                 let mut thinker = Thinker {
                     engine: &mut guard,
                     stop: &flag,
-                    default,
+                    fallback,
                     memory: memory.as_deref(),
                 };
                 let out = work(&mut thinker);

@@ -10,10 +10,11 @@ mod query;
 use std::io::{self, Write};
 use std::sync::mpsc;
 
-use cabra::engine::{EngineHandle, Job, Progress, Thinker, defaults, parse_threads};
+use cabra::engine::{EngineHandle, Job, Progress, Thinker, parse_threads};
 
 use super::lines::read_line;
 use super::options::{EngineOptions, all_cores};
+use crate::cli::defaults;
 use control::{Control, Tag};
 use query::{Answer, Defaults, Failure, Query};
 

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use cabra::engine::defaults::{ANALYSIS, Options};
+use crate::cli::defaults::{ANALYSIS, Options};
 use cabra::engine::{
     Budget, EngineConfig, MAX_COUNT, ReportView, Request, Thought, group, parse_count,
     parse_duration,
@@ -344,7 +344,7 @@ mod tests {
 
     /// The limits a query's searches get.
     fn budget(q: &Query) -> Budget {
-        let engine = cabra::engine::EngineHandle::new(q.config.clone(), &ANALYSIS);
+        let engine = ANALYSIS.handle(q.config.clone());
         engine.budget(&q.request(0))
     }
 

@@ -20,13 +20,14 @@ use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 use cabra::engine::analysis::{BLUNDER, INACCURACY, MISTAKE, MoveAnalysis, PlayerSummary, analyze};
-use cabra::engine::{EngineHandle, Request, defaults};
+use cabra::engine::{EngineHandle, Request};
 use cabra::game::Position;
 use serde::Serialize;
 
 use super::check::GameJson;
 use super::options::{EngineOptions, RulesOptions};
 use super::shards::Shard;
+use crate::cli::defaults;
 
 /// Arguments of `cabra analyze`.
 #[derive(clap::Args, Debug)]

@@ -17,11 +17,12 @@ use std::collections::HashSet;
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 
-use cabra::engine::{Budget, EngineHandle, Job, Progress, Request, Thought, defaults};
+use cabra::engine::{Budget, EngineHandle, Job, Progress, Request, Thought};
 use cabra::game::{GameLine, Position, Rules};
 
 use super::lines::{Line, read_line};
 use super::options::EngineOptions;
+use crate::cli::defaults;
 use clock::Clock;
 use line::{MAX_LINE, Parsed, answer};
 

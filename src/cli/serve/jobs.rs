@@ -322,7 +322,7 @@ pub async fn start_analysis(
 ) -> Result<Response, ApiError> {
     let limits = req
         .limits()?
-        .or(cabra::engine::defaults::SERVE_ANALYSIS.budget);
+        .or(crate::cli::defaults::SERVE_ANALYSIS.budget);
     let game = app.store.get(&id)?;
     let (version, busy, taken, line, rules) = {
         let mut g = lock(&game);

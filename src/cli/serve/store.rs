@@ -370,11 +370,13 @@ impl Store {
 
 #[cfg(test)]
 mod tests {
+    use cabra::engine::EngineConfig;
+
     use super::*;
-    use cabra::engine::{EngineConfig, defaults};
+    use crate::cli::defaults;
 
     fn engine() -> EngineHandle {
-        EngineHandle::new(EngineConfig::default(), &defaults::PLAY)
+        defaults::PLAY.handle(EngineConfig::default())
     }
 
     #[test]

@@ -2,11 +2,10 @@ use std::time::Instant;
 
 use super::*;
 use crate::engine::clock::OnClock;
-use crate::engine::defaults;
 use crate::game::record::parse_game;
 
 fn handle(config: &str) -> EngineHandle {
-    EngineHandle::new(EngineConfig::parse(config).unwrap(), &defaults::SEARCH)
+    EngineHandle::new(EngineConfig::parse(config).unwrap())
 }
 
 fn midgame() -> Position {
@@ -86,12 +85,18 @@ fn progress_comes_at_the_period_asked_and_a_listener_can_stop_it() {
 }
 
 #[test]
-fn limits_come_from_the_request_then_the_configuration_then_the_default() {
+fn limits_come_from_the_request_then_the_configuration_then_the_fallback() {
     let pos = midgame();
     let ms = Duration::from_millis;
-    let plain = handle("threads=1");
+    // No limit anywhere: until stopped, unless the program gave a fallback.
     let request = Request::new(pos);
-    assert_eq!(plain.budget(&request), defaults::SEARCH.budget);
+    assert_eq!(handle("threads=1").budget(&request), Budget::UNLIMITED);
+    let plain = handle("threads=1").with_fallback(Budget::time(ms(1_000)));
+    assert_eq!(plain.fallback(), Budget::time(ms(1_000)));
+    assert_eq!(plain.budget(&request), Budget::time(ms(1_000)));
+    // A level's iterations stand for the fallback.
+    let level = handle("level=5").with_fallback(Budget::time(ms(1_000)));
+    assert_eq!(level.budget(&request), Budget::iterations(64));
     let own = handle("threads=1,iterations=700");
     assert_eq!(own.budget(&request), Budget::iterations(700));
     let asked = request.clone().limits(Budget::time(ms(50)));
@@ -133,7 +138,7 @@ fn handles_sharing_a_memory_budget_keep_within_it() {
     let memory = Arc::new(TreeMemory::new(cap, 1));
     let config = EngineConfig::parse("threads=1,seed=1").unwrap();
     let handles: Vec<EngineHandle> = (0..3)
-        .map(|_| EngineHandle::with_memory(config.clone(), &defaults::SERVE, &memory))
+        .map(|_| EngineHandle::with_memory(config.clone(), &memory))
         .collect();
     for h in &handles {
         let t = h

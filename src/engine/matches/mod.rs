@@ -17,7 +17,6 @@ use thiserror::Error;
 pub use super::clock::OnClock;
 use super::clock::TimeControl;
 use super::config::EngineConfig;
-use super::defaults::Defaults;
 use super::engine::Progress;
 use super::handle::{EngineHandle, Listener, Request};
 use super::units::format_duration;
@@ -74,6 +73,15 @@ impl Fault {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum MatchError {
+    /// An engine of [`play_engines`] whose configuration limits no search
+    /// (no `time`, `iterations` or `nodes`, and no level below the top).
+    #[error(
+        "engine {player} sets no limit (time, iterations or nodes): its searches would never end"
+    )]
+    Unlimited {
+        /// Which: 0 = the first given, 1 = the second.
+        player: usize,
+    },
     /// The player to move first after the opening is not 0 or 1
     /// ([`play_game`], [`play_engines`]).
     #[error("the player to move first is 0 or 1 (the first or the second given), not {0}")]
@@ -167,12 +175,14 @@ impl Listener for MatchStop {
 }
 
 impl EnginePlayer {
-    /// A fresh engine with this (completed) configuration, in the front end
-    /// of `defaults`; `stop` stops its searches (stopping a match stops the
-    /// searches in progress).
-    pub fn new(config: EngineConfig, defaults: &Defaults, stop: &Arc<AtomicBool>) -> EnginePlayer {
+    /// A player whose moves `engine` searches, with the limits of its
+    /// configuration or its fallback ([`EngineHandle::with_fallback`]):
+    /// off a clock, an engine that sets none would search forever. `stop`
+    /// stops its searches (stopping a match stops the searches in
+    /// progress).
+    pub fn new(engine: EngineHandle, stop: &Arc<AtomicBool>) -> EnginePlayer {
         EnginePlayer {
-            engine: EngineHandle::new(config, defaults),
+            engine,
             stop: stop.clone(),
             last: None,
         }
@@ -406,9 +416,11 @@ fn play_from(
     })
 }
 
-/// Plays one game between two in-process engines, fresh for the game
-/// (seeded from `seed`, with the limits of `match` when theirs set none);
-/// see [`play_game`], whose errors it returns before it starts an engine.
+/// Plays one game between two in-process engines, fresh for the game and
+/// seeded from `seed` (a seed of their configuration mixed in), each with
+/// the limits of its configuration: one that sets none (no `time`,
+/// `iterations` or `nodes`, and no level below the top) is an error, as
+/// are those of [`play_game`], before any engine starts.
 pub fn play_engines(
     configs: [&EngineConfig; 2],
     first: usize,
@@ -418,15 +430,19 @@ pub fn play_engines(
     stop: &Arc<AtomicBool>,
 ) -> Result<Option<GameRecord>, MatchError> {
     let pos = after_opening(first, start, opening)?;
+    if let Some(player) =
+        (0..2).find(|&i| configs[i].budget.is_unlimited() && configs[i].fixed_level().is_none())
+    {
+        return Err(MatchError::Unlimited { player });
+    }
     let player = |config: &EngineConfig, salt: u64| {
         // Each game its own seed (the configuration's, if any, mixed in).
         let own = config.seed.unwrap_or(0);
-        let options = super::defaults::Options::default();
         let config = EngineConfig {
             seed: Some(own ^ seed ^ salt),
-            ..options.complete(config, &super::defaults::MATCH)
+            ..config.clone()
         };
-        EnginePlayer::new(config, &super::defaults::MATCH, stop)
+        EnginePlayer::new(EngineHandle::new(config), stop)
     };
     let mut a = player(configs[0], 0xA);
     let mut b = player(configs[1], 0xB);

@@ -2,7 +2,6 @@
 
 use super::*;
 use crate::engine::clock::allocation;
-use crate::engine::defaults;
 
 #[test]
 fn openings_never_hand_the_next_player_a_win_in_one() {
@@ -66,8 +65,7 @@ fn a_faulty_player_loses_with_its_reason_whichever_colour_it_has() {
     for first in 0..2 {
         for faulty in 0..2 {
             let mut good = EnginePlayer::new(
-                EngineConfig::parse("iterations=30,seed=1").unwrap(),
-                &defaults::MATCH,
+                EngineHandle::new(EngineConfig::parse("iterations=30,seed=1").unwrap()),
                 &Arc::new(AtomicBool::new(false)),
             );
             // The faulty player answers a placement already on the board.
@@ -206,7 +204,8 @@ fn an_engine_on_a_clock_spends_its_share_or_less() {
     let ms = Duration::from_millis;
     for early_stop in ["on", "off"] {
         let config = EngineConfig::parse(&format!("earlystop={early_stop}")).unwrap();
-        let mut p = EnginePlayer::new(config, &defaults::MATCH, &Arc::new(AtomicBool::new(false)));
+        let engine = EngineHandle::new(config);
+        let mut p = EnginePlayer::new(engine, &Arc::new(AtomicBool::new(false)));
         let pos = Position::new();
         let clock = OnClock {
             left: ms(2000),
@@ -284,6 +283,16 @@ fn a_game_that_cannot_be_set_up_is_refused_before_it_starts() {
         play_engines(engines, 0, Position::new(), &bad, 1, &stop),
         Err(MatchError::IllegalOpening { number: 2, .. })
     ));
+    // An engine without limits would never move: refused.
+    let endless = EngineConfig::default();
+    assert_eq!(
+        play_engines([&engine, &endless], 0, Position::new(), &opening, 1, &stop).unwrap_err(),
+        MatchError::Unlimited { player: 1 }
+    );
+    // A level's iterations are its limits.
+    let level = EngineConfig::parse("level=3").unwrap();
+    let g = play_engines([&level, &engine], 0, Position::new(), &opening, 1, &stop);
+    assert!(g.unwrap().unwrap().position.status().is_over());
 }
 
 #[test]

@@ -127,7 +127,9 @@ impl Request {
 
 /// Hears a search's progress (after each report period but the last); a
 /// listener that breaks stops the search, as when whoever asked for it
-/// has gone away.
+/// has gone away. A closure that only listens is one too; give it to
+/// [`EngineHandle::start`], whose bound lets its argument's type be
+/// inferred, and a listener of this trait to [`EngineHandle::start_with`].
 pub trait Listener: Send {
     /// The search so far.
     fn progress(&mut self, p: &Progress) -> ControlFlow<()>;
@@ -341,17 +343,17 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 /// limits does.
 ///
 /// ```
-/// use cabra::engine::{Budget, EngineConfig, EngineHandle, Progress, Request};
+/// use cabra::engine::{Budget, EngineConfig, EngineHandle, Request};
 /// use cabra::game::Position;
 /// let config = EngineConfig::parse("threads=1,seed=3").unwrap();
 /// let engine = EngineHandle::new(config);
 /// let request = Request::new(Position::new()).limits(Budget::iterations(2_000));
-/// let job = engine.start(request, |p: &Progress| println!("{} iterations", p.report.iterations));
+/// let job = engine.start(request, |p| println!("{} iterations", p.report.iterations));
 /// let thought = job.wait().unwrap();
 /// assert_eq!(thought.report.iterations, 2_000);
 /// assert!(thought.report.best.is_some());
 /// // A search that runs until it is stopped.
-/// let job = engine.start(Request::analysis(Position::new()).until_stopped(), |_: &Progress| {});
+/// let job = engine.start(Request::analysis(Position::new()).until_stopped(), |_| {});
 /// let thought = job.stop_and_wait().unwrap();
 /// assert!(thought.interrupted);
 /// ```
@@ -495,17 +497,50 @@ impl EngineHandle {
         Job { stop, thread }
     }
 
-    /// Starts the search of `request`, telling `listener` of its progress.
-    /// The engine runs one job at a time: a job still running is stopped
-    /// first (its thought comes back `interrupted`), so a program with
-    /// searches to run side by side keeps a handle for each.
-    pub fn start(&self, request: Request, mut listener: impl Listener + 'static) -> Job<Thought> {
+    /// Starts the search of `request`, calling `progress` with its
+    /// progress (on the job's thread). The engine runs one job at a time:
+    /// a job still running is stopped first (its thought comes back
+    /// `interrupted`), so a program with searches to run side by side
+    /// keeps a handle for each.
+    ///
+    /// A closure's argument needs no type:
+    ///
+    /// ```
+    /// use std::sync::mpsc;
+    /// use cabra::engine::{Budget, EngineConfig, EngineHandle, Request};
+    /// use cabra::game::Position;
+    /// let engine = EngineHandle::new(EngineConfig::parse("threads=1").unwrap());
+    /// let request = Request::new(Position::new())
+    ///     .limits(Budget::iterations(3_000))
+    ///     .report_every(std::time::Duration::from_millis(1));
+    /// let (tx, rx) = mpsc::channel();
+    /// let job = engine.start(request, move |p| {
+    ///     let _ = tx.send(p.report.iterations);
+    /// });
+    /// assert_eq!(job.wait().unwrap().report.iterations, 3_000);
+    /// assert!(rx.iter().all(|n| n <= 3_000));
+    /// ```
+    pub fn start(
+        &self,
+        request: Request,
+        progress: impl FnMut(&Progress) + Send + 'static,
+    ) -> Job<Thought> {
+        self.start_with(request, progress)
+    }
+
+    /// As [`EngineHandle::start`], telling `listener` of the progress: a
+    /// [`Listener`] may also stop the search.
+    pub fn start_with(
+        &self,
+        request: Request,
+        mut listener: impl Listener + 'static,
+    ) -> Job<Thought> {
         self.spawn(move |t| t.search(&request, &mut listener))
     }
 
     /// Searches `request` and waits for the result.
     pub fn search(&self, request: Request) -> Result<Thought, Failed> {
-        self.start(request, |_: &Progress| {}).wait()
+        self.start(request, |_| {}).wait()
     }
 
     /// Searches `request` and waits for the result, calling `progress` on
@@ -517,7 +552,7 @@ impl EngineHandle {
         mut progress: impl FnMut(&Progress),
     ) -> Result<Thought, Failed> {
         let (tx, rx) = mpsc::channel::<(Duration, f64, Report<Move>)>();
-        let job = self.start(request, move |p: &Progress| {
+        let job = self.start(request, move |p| {
             let _ = tx.send((p.elapsed, p.fraction, p.report.clone()));
         });
         // The reports end when the job drops its listener.

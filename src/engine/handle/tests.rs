@@ -15,7 +15,7 @@ fn midgame() -> Position {
 #[test]
 fn a_search_runs_on_its_own_thread_and_stops_when_told() {
     let h = handle("threads=1,seed=1");
-    let job = h.start(Request::new(midgame()).until_stopped(), |_: &Progress| {});
+    let job = h.start(Request::new(midgame()).until_stopped(), |_| {});
     std::thread::sleep(Duration::from_millis(50));
     assert!(h.is_busy() && !job.is_finished());
     let t0 = Instant::now();
@@ -29,7 +29,7 @@ fn a_search_runs_on_its_own_thread_and_stops_when_told() {
     assert!(!h.is_busy());
     // The handle's stopper stops whatever job runs when it is used.
     let stopper = h.stopper();
-    let job = h.start(Request::new(midgame()).until_stopped(), |_: &Progress| {});
+    let job = h.start(Request::new(midgame()).until_stopped(), |_| {});
     std::thread::sleep(Duration::from_millis(20));
     stopper.stop();
     assert!(job.wait().unwrap().interrupted);
@@ -38,11 +38,11 @@ fn a_search_runs_on_its_own_thread_and_stops_when_told() {
 #[test]
 fn a_new_job_stops_the_one_running_and_each_has_its_own_stop() {
     let h = handle("threads=1,seed=1");
-    let first = h.start(Request::new(midgame()).until_stopped(), |_: &Progress| {});
+    let first = h.start(Request::new(midgame()).until_stopped(), |_| {});
     std::thread::sleep(Duration::from_millis(20));
     let second = h.start(
         Request::new(midgame()).limits(Budget::iterations(1_000)),
-        |_: &Progress| {},
+        |_| {},
     );
     assert!(first.wait().unwrap().interrupted);
     let t = second.wait().unwrap();
@@ -58,7 +58,7 @@ fn progress_comes_at_the_period_asked_and_a_listener_can_stop_it() {
         .limits(Budget::time(Duration::from_millis(300)))
         .report_every(Duration::from_millis(20));
     let t = h
-        .start(request, move |p: &Progress| {
+        .start(request, move |p| {
             let _ = tx.send(p.elapsed);
         })
         .wait()
@@ -80,7 +80,7 @@ fn progress_comes_at_the_period_asked_and_a_listener_can_stop_it() {
     let request = Request::new(midgame())
         .until_stopped()
         .report_every(Duration::from_millis(10));
-    let t = h.start(request, Leaving(0)).wait().unwrap();
+    let t = h.start_with(request, Leaving(0)).wait().unwrap();
     assert!(t.interrupted && t.report.seconds < 2.0);
 }
 

@@ -196,7 +196,7 @@ impl Contestant for EnginePlayer {
         let request = Request::new(*pos).clock(clock).top_moves(NOTED_MOVES);
         let thought = (self
             .engine
-            .start(request, MatchStop(self.stop.clone()))
+            .start_with(request, MatchStop(self.stop.clone()))
             .wait())
         .map_err(|e| Fault::Crashed(e.to_string()))?;
         let r = &thought.report;

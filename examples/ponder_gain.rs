@@ -59,7 +59,7 @@ fn measure(threads: usize, start: usize, secs: f64, rank: usize) -> (u64, u64) {
         play(&mut pos);
     }
     let request = Request::analysis(pos).until_stopped().top_moves(2);
-    let job = engine.start(request, |_: &Progress| {});
+    let job = engine.start(request, |_: &Progress| {}).expect("no limit");
     std::thread::sleep(Duration::from_secs_f64(secs));
     let pondered = job.stop_and_wait().expect("the ponder");
     let reply: Move = pondered.report.top[rank.min(pondered.report.top.len() - 1)].mv;

@@ -19,7 +19,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::budget::Budget;
+use super::budget::{Budget, BudgetError};
 use super::handle::{Listener, Request, Thinker};
 use crate::game::{MOVE_COUNT, Move, Player, Position, Status};
 use crate::search::{Proven, Report};
@@ -149,7 +149,7 @@ fn evaluate(
 ) -> Eval {
     let mut request = Request::analysis(*pos).fresh().top_moves(MOVE_COUNT);
     request.limits = limits;
-    let t = thinker.search(&request, listener);
+    let t = thinker.search_checked(&request, listener);
     Eval {
         best: t.report.best,
         winrate: t.report.winrate,
@@ -211,14 +211,16 @@ fn measured(
 /// search's optimism for the side to move cancels out in the loss.
 ///
 /// The analysis stops early (what is finished is returned) when its job
-/// is stopped.
+/// is stopped. A limit of 0 (of `limits` or the engine's) is refused
+/// before the first search.
 pub fn analyze(
     thinker: &mut Thinker,
     pos: &Position,
     limits: Option<Budget>,
     listener: &mut dyn Listener,
     progress: &mut dyn FnMut(usize, usize),
-) -> (Vec<MoveAnalysis>, [PlayerSummary; 2]) {
+) -> Result<(Vec<MoveAnalysis>, [PlayerSummary; 2]), BudgetError> {
+    thinker.check(&Request::analysis(*pos).limits(limits))?;
     let history = pos.moves();
     let n = history.len();
     let mut positions = vec![Position::with_rules(pos.rules())];
@@ -322,5 +324,5 @@ pub fn analyze(
             },
         }
     });
-    (moves, summary)
+    Ok((moves, summary))
 }

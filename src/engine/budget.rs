@@ -3,7 +3,26 @@
 use std::fmt;
 use std::time::Duration;
 
+use thiserror::Error;
+
 use super::units::{format_duration, plural};
+
+/// A limit of zero, which no search of the engine can keep: it would
+/// stop before its first iteration (refused where a search starts, as
+/// the configuration's `time=0` and `iterations=0` are refused).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum BudgetError {
+    /// A time limit of 0.
+    #[error("a time limit of 0: the time must be more than 0, e.g. 200ms")]
+    NoTime,
+    /// An iteration limit of 0.
+    #[error("an iteration limit of 0: the count must be at least 1")]
+    NoIterations,
+    /// A node limit of 0.
+    #[error("a node limit of 0: the count must be at least 1")]
+    NoNodes,
+}
 
 /// A search budget: the first limit reached stops the search. With none
 /// set the search runs until it is stopped (or the position is solved).
@@ -32,7 +51,7 @@ impl Budget {
         early_stop: false,
     };
 
-    /// Think for `t`.
+    /// Think for `t` (more than 0: [`Budget::check`]).
     pub fn time(t: Duration) -> Budget {
         Budget {
             time: Some(t),
@@ -40,11 +59,32 @@ impl Budget {
         }
     }
 
-    /// Run `n` iterations.
+    /// Run `n` iterations (at least 1: [`Budget::check`]).
     pub fn iterations(n: u64) -> Budget {
         Budget {
             iterations: Some(n),
             ..Budget::UNLIMITED
+        }
+    }
+
+    /// Whether every limit set can be kept: none is 0 (the engine refuses
+    /// such a search where it starts: [`crate::engine::EngineHandle::start`]).
+    ///
+    /// ```
+    /// use cabra::engine::{Budget, BudgetError};
+    /// assert_eq!(Budget::iterations(1).check(), Ok(()));
+    /// assert_eq!(Budget::UNLIMITED.check(), Ok(()));
+    /// assert_eq!(Budget::iterations(0).check(), Err(BudgetError::NoIterations));
+    /// ```
+    pub fn check(&self) -> Result<(), BudgetError> {
+        if self.time.is_some_and(|t| t.is_zero()) {
+            Err(BudgetError::NoTime)
+        } else if self.iterations == Some(0) {
+            Err(BudgetError::NoIterations)
+        } else if self.nodes == Some(0) {
+            Err(BudgetError::NoNodes)
+        } else {
+            Ok(())
         }
     }
 

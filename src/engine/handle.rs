@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use super::budget::Budget;
+use super::budget::{Budget, BudgetError};
 use super::clock::OnClock;
 use super::config::EngineConfig;
 use super::engine::{DEFAULT_REPORT_EVERY, Engine, Plan, Progress, Purpose, Thought};
@@ -148,6 +148,27 @@ impl<F: FnMut(&Progress) + Send> Listener for F {
 #[error("the engine failed (a bug): it was restarted")]
 pub struct Failed;
 
+/// Why a search of [`EngineHandle::search`] gave no thought.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum SearchError {
+    /// Its limits (the request's or the configuration's) were refused.
+    #[error(transparent)]
+    Budget(#[from] BudgetError),
+    /// Its thread failed.
+    #[error(transparent)]
+    Failed(#[from] Failed),
+}
+
+/// The limits of `request` and of `config` checked ([`Budget::check`]): a
+/// clock's share is not a limit of theirs, and may be 0.
+fn check(config: &EngineConfig, request: &Request) -> Result<(), BudgetError> {
+    if let Some(limits) = &request.limits {
+        limits.check()?;
+    }
+    config.budget.check()
+}
+
 /// Stops a job, or whatever job a handle runs, from any thread (e.g. a
 /// signal handler).
 #[derive(Clone, Debug)]
@@ -249,8 +270,29 @@ impl Thinker<'_> {
         }
     }
 
-    /// Searches as `request` asks, telling `listener` of its progress.
-    pub fn search(&mut self, request: &Request, listener: &mut dyn Listener) -> Thought {
+    /// Searches as `request` asks, telling `listener` of its progress; a
+    /// limit of 0 (the request's or the configuration's) is refused.
+    pub fn search(
+        &mut self,
+        request: &Request,
+        listener: &mut dyn Listener,
+    ) -> Result<Thought, BudgetError> {
+        check(self.engine.config(), request)?;
+        Ok(self.search_checked(request, listener))
+    }
+
+    /// Whether `request`'s limits and the configuration's can be kept
+    /// ([`Budget::check`]).
+    pub(crate) fn check(&self, request: &Request) -> Result<(), BudgetError> {
+        check(self.engine.config(), request)
+    }
+
+    /// [`Thinker::search`], its limits checked.
+    pub(crate) fn search_checked(
+        &mut self,
+        request: &Request,
+        listener: &mut dyn Listener,
+    ) -> Thought {
         let budget = self.budget(request);
         if request.fresh {
             self.engine.forget();
@@ -349,12 +391,12 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 /// let engine = EngineHandle::new(config);
 /// let request = Request::new(Position::new()).limits(Budget::iterations(2_000));
 /// let job = engine.start(request, |p| println!("{} iterations", p.report.iterations));
-/// let thought = job.wait().unwrap();
+/// let thought = job.unwrap().wait().unwrap();
 /// assert_eq!(thought.report.iterations, 2_000);
 /// assert!(thought.report.best.is_some());
 /// // A search that runs until it is stopped.
 /// let job = engine.start(Request::analysis(Position::new()).until_stopped(), |_| {});
-/// let thought = job.stop_and_wait().unwrap();
+/// let thought = job.unwrap().stop_and_wait().unwrap();
 /// assert!(thought.interrupted);
 /// ```
 pub struct EngineHandle {
@@ -503,6 +545,9 @@ impl EngineHandle {
     /// `interrupted`), so a program with searches to run side by side
     /// keeps a handle for each.
     ///
+    /// A limit of 0, the request's or the configuration's, is refused
+    /// before anything starts (the job running goes on).
+    ///
     /// A closure's argument needs no type:
     ///
     /// ```
@@ -516,15 +561,19 @@ impl EngineHandle {
     /// let (tx, rx) = mpsc::channel();
     /// let job = engine.start(request, move |p| {
     ///     let _ = tx.send(p.report.iterations);
-    /// });
-    /// assert_eq!(job.wait().unwrap().report.iterations, 3_000);
+    /// })?;
+    /// assert_eq!(job.wait()?.report.iterations, 3_000);
     /// assert!(rx.iter().all(|n| n <= 3_000));
+    /// // No search of zero iterations.
+    /// let none = Request::new(Position::new()).limits(Budget::iterations(0));
+    /// assert!(engine.start(none, |_| {}).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn start(
         &self,
         request: Request,
         progress: impl FnMut(&Progress) + Send + 'static,
-    ) -> Job<Thought> {
+    ) -> Result<Job<Thought>, BudgetError> {
         self.start_with(request, progress)
     }
 
@@ -534,13 +583,14 @@ impl EngineHandle {
         &self,
         request: Request,
         mut listener: impl Listener + 'static,
-    ) -> Job<Thought> {
-        self.spawn(move |t| t.search(&request, &mut listener))
+    ) -> Result<Job<Thought>, BudgetError> {
+        check(&lock(&self.config), &request)?;
+        Ok(self.spawn(move |t| t.search_checked(&request, &mut listener)))
     }
 
     /// Searches `request` and waits for the result.
-    pub fn search(&self, request: Request) -> Result<Thought, Failed> {
-        self.start(request, |_| {}).wait()
+    pub fn search(&self, request: Request) -> Result<Thought, SearchError> {
+        Ok(self.start(request, |_| {})?.wait()?)
     }
 
     /// Searches `request` and waits for the result, calling `progress` on
@@ -550,11 +600,11 @@ impl EngineHandle {
         &self,
         request: Request,
         mut progress: impl FnMut(&Progress),
-    ) -> Result<Thought, Failed> {
+    ) -> Result<Thought, SearchError> {
         let (tx, rx) = mpsc::channel::<(Duration, f64, Report<Move>)>();
         let job = self.start(request, move |p| {
             let _ = tx.send((p.elapsed, p.fraction, p.report.clone()));
-        });
+        })?;
         // The reports end when the job drops its listener.
         for (elapsed, fraction, report) in rx {
             progress(&Progress {
@@ -563,7 +613,7 @@ impl EngineHandle {
                 report: &report,
             });
         }
-        job.wait()
+        Ok(job.wait()?)
     }
 
     /// Whether a job runs.

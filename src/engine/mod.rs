@@ -43,11 +43,11 @@ pub mod units;
 pub mod value;
 pub mod view;
 
-pub use budget::Budget;
+pub use budget::{Budget, BudgetError};
 pub use config::{ConfigError, EngineConfig, KEYS, KeyValueError, MAX_THREADS, parse_threads};
 pub use engine::{DEFAULT_REPORT_EVERY, Engine, Progress, Purpose, Thought};
 pub use handle::{
-    DEFAULT_TOP_MOVES, EngineHandle, Failed, Job, Listener, Request, Stopper, Thinker,
+    DEFAULT_TOP_MOVES, EngineHandle, Failed, Job, Listener, Request, SearchError, Stopper, Thinker,
 };
 pub use memory::TreeMemory;
 pub use units::{

@@ -149,7 +149,8 @@ fn answer(q: &Query, thinker: &mut Thinker) -> io::Result<()> {
         let thought = if pos.status().is_over() {
             None
         } else {
-            Some(thinker.search(&q.request(turn), &mut |_: &Progress| {}))
+            let search = thinker.search(&q.request(turn), &mut |_: &Progress| {});
+            Some(search.expect("a query's limits are above 0 (Query::of)"))
         };
         emit(&Answer::new(q, turn, &pos, thought.as_ref()))?;
     }

@@ -135,6 +135,8 @@ fn duration(v: &Value) -> Result<Duration, String> {
             .as_f64()
             .filter(|s| *s > 0.0 && *s < 1e7)
             .map(Duration::from_secs_f64)
+            // Below a nanosecond is no time either.
+            .filter(|d| !d.is_zero())
             .ok_or_else(|| {
                 "\"time\" must be a number of seconds above 0 and below 10,000,000".to_string()
             }),

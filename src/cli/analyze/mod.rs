@@ -136,7 +136,7 @@ pub fn analyze_game(
             shown.set_position(done as u64);
         })
     });
-    let (moves, summary) = job.wait()?;
+    let (moves, summary) = job.wait()??;
     bar.finish_and_clear();
     let mut budget_json = serde_json::Map::new();
     if let Some(t) = budget.time {

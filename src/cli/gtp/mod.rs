@@ -110,7 +110,8 @@ impl Gtp {
             return;
         }
         let request = Request::analysis(pos).until_stopped();
-        self.pondering = Some(self.engine.start(request, |_: &Progress| {}));
+        // Its limits are none: it starts.
+        self.pondering = self.engine.start(request, |_: &Progress| {}).ok();
     }
 
     /// Stops the search on the opponent's time, keeping its tree.

@@ -208,7 +208,7 @@ impl Gtp {
                 written: Ok(()),
                 last: None,
             };
-            let thought = t.search(&search, &mut lines);
+            let thought = t.search(&search, &mut lines).map_err(io::Error::other)?;
             let view = ReportView::of(&pos, &thought);
             let decision = decide(&thought.report, resign);
             if kind == Kind::Genmove || !thought.interrupted {

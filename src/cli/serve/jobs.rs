@@ -253,7 +253,9 @@ pub async fn think(
             abandoned: false,
         };
         let work = move |t: &mut Thinker| {
-            let thought = t.search(&request, &mut follow);
+            let thought = t
+                .search(&request, &mut follow)
+                .expect("a move's limits are checked (BudgetRequest::limits)");
             (thought, follow.abandoned)
         };
         let (app2, game2) = (app.clone(), game.clone());
@@ -349,6 +351,7 @@ pub async fn start_analysis(
                     data: json!({ "done": done, "total": total }).to_string(),
                 });
             })
+            .expect("the analysis's limits are checked (BudgetRequest::limits)")
         };
         run_job(
             &game,

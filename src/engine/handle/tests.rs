@@ -15,7 +15,9 @@ fn midgame() -> Position {
 #[test]
 fn a_search_runs_on_its_own_thread_and_stops_when_told() {
     let h = handle("threads=1,seed=1");
-    let job = h.start(Request::new(midgame()).until_stopped(), |_| {});
+    let job = h
+        .start(Request::new(midgame()).until_stopped(), |_| {})
+        .unwrap();
     std::thread::sleep(Duration::from_millis(50));
     assert!(h.is_busy() && !job.is_finished());
     let t0 = Instant::now();
@@ -29,7 +31,9 @@ fn a_search_runs_on_its_own_thread_and_stops_when_told() {
     assert!(!h.is_busy());
     // The handle's stopper stops whatever job runs when it is used.
     let stopper = h.stopper();
-    let job = h.start(Request::new(midgame()).until_stopped(), |_| {});
+    let job = h
+        .start(Request::new(midgame()).until_stopped(), |_| {})
+        .unwrap();
     std::thread::sleep(Duration::from_millis(20));
     stopper.stop();
     assert!(job.wait().unwrap().interrupted);
@@ -38,12 +42,16 @@ fn a_search_runs_on_its_own_thread_and_stops_when_told() {
 #[test]
 fn a_new_job_stops_the_one_running_and_each_has_its_own_stop() {
     let h = handle("threads=1,seed=1");
-    let first = h.start(Request::new(midgame()).until_stopped(), |_| {});
+    let first = h
+        .start(Request::new(midgame()).until_stopped(), |_| {})
+        .unwrap();
     std::thread::sleep(Duration::from_millis(20));
-    let second = h.start(
-        Request::new(midgame()).limits(Budget::iterations(1_000)),
-        |_| {},
-    );
+    let second = h
+        .start(
+            Request::new(midgame()).limits(Budget::iterations(1_000)),
+            |_| {},
+        )
+        .unwrap();
     assert!(first.wait().unwrap().interrupted);
     let t = second.wait().unwrap();
     assert!(!t.interrupted, "the second search has a stop of its own");
@@ -61,6 +69,7 @@ fn progress_comes_at_the_period_asked_and_a_listener_can_stop_it() {
         .start(request, move |p| {
             let _ = tx.send(p.elapsed);
         })
+        .unwrap()
         .wait()
         .unwrap();
     let reports: Vec<Duration> = rx.try_iter().collect();
@@ -80,7 +89,7 @@ fn progress_comes_at_the_period_asked_and_a_listener_can_stop_it() {
     let request = Request::new(midgame())
         .until_stopped()
         .report_every(Duration::from_millis(10));
-    let t = h.start_with(request, Leaving(0)).wait().unwrap();
+    let t = h.start_with(request, Leaving(0)).unwrap().wait().unwrap();
     assert!(t.interrupted && t.report.seconds < 2.0);
 }
 
@@ -156,4 +165,41 @@ fn handles_sharing_a_memory_budget_keep_within_it() {
     assert!(memory.kept() <= 2, "{}", memory.kept());
     drop(handles);
     assert_eq!(memory.used(), 0);
+}
+
+#[test]
+fn a_limit_of_zero_is_refused_before_anything_starts() {
+    let h = handle("threads=1,seed=1");
+    let ms = Duration::from_millis;
+    let zero = |b: Budget| Request::new(midgame()).limits(b);
+    let nodes = Budget {
+        nodes: Some(0),
+        ..Budget::UNLIMITED
+    };
+    for (b, e) in [
+        (Budget::iterations(0), BudgetError::NoIterations),
+        (Budget::time(Duration::ZERO), BudgetError::NoTime),
+        (nodes, BudgetError::NoNodes),
+    ] {
+        assert_eq!(h.start(zero(b), |_| {}).err(), Some(e));
+        assert_eq!(h.search(zero(b)).unwrap_err(), SearchError::Budget(e));
+        let refused = h.spawn(move |t| t.search(&zero(b), &mut |_: &Progress| {}).err());
+        assert_eq!(refused.wait().unwrap(), Some(e));
+    }
+    // The configuration's limits too (they cannot be parsed, but can be set).
+    let mut config = h.config();
+    config.budget = Budget::iterations(0);
+    h.set_config(config);
+    let request = Request::new(midgame());
+    assert_eq!(
+        h.search(request.clone()).unwrap_err(),
+        SearchError::Budget(BudgetError::NoIterations)
+    );
+    // A request of its own limits still needs the configuration's to be sound.
+    let own = request.clone().limits(Budget::iterations(10));
+    assert!(h.search(own).is_err());
+    // A clock's share of 0 is no limit of theirs: a move is still found.
+    let h = handle("threads=1,seed=1");
+    let t = h.search(request.share(Some(ms(0)))).unwrap();
+    assert!(t.report.best.is_some());
 }

@@ -194,11 +194,10 @@ impl Contestant for EnginePlayer {
     /// clock, at most its [`super::clock::allocation`].
     fn genmove(&mut self, pos: &Position, clock: Option<OnClock>) -> Result<Move, Fault> {
         let request = Request::new(*pos).clock(clock).top_moves(NOTED_MOVES);
-        let thought = (self
-            .engine
+        let job = (self.engine)
             .start_with(request, MatchStop(self.stop.clone()))
-            .wait())
-        .map_err(|e| Fault::Crashed(e.to_string()))?;
+            .map_err(|e| Fault::Refused(e.to_string()))?;
+        let thought = job.wait().map_err(|e| Fault::Crashed(e.to_string()))?;
         let r = &thought.report;
         let floor = r.iterations / 100;
         self.last = Some(SearchNote {

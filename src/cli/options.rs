@@ -136,7 +136,6 @@ impl BudgetOptions {
             time: self.time,
             iterations: self.iterations,
             nodes: self.nodes,
-            ..Budget::UNLIMITED
         }
     }
 

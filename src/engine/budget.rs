@@ -1,4 +1,6 @@
-//! How much the engine searches for one move.
+//! How much the engine searches for one move: the limits of a search
+//! ([`Budget`], the search's own type), which ones win, and a limit the
+//! engine refuses.
 
 use std::fmt;
 use std::time::Duration;
@@ -6,6 +8,7 @@ use std::time::Duration;
 use thiserror::Error;
 
 use super::units::{format_duration, plural};
+pub use crate::search::Budget;
 
 /// A limit of zero, which no search of the engine can keep: it would
 /// stop before its first iteration (refused where a search starts, as
@@ -24,49 +27,7 @@ pub enum BudgetError {
     NoNodes,
 }
 
-/// A search budget: the first limit reached stops the search. With none
-/// set the search runs until it is stopped (or the position is solved).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Budget {
-    /// Wall-clock time.
-    pub time: Option<Duration>,
-    /// Iterations (playouts), all threads together; reproducible with one
-    /// thread and a seed.
-    pub iterations: Option<u64>,
-    /// Nodes in the tree(s), reused ones included.
-    pub nodes: Option<u64>,
-    /// With a time limit: stop as soon as the move to play can no longer
-    /// change, that is when the most visited move leads every other by more
-    /// visits than the rest of the time can give (searches on a game
-    /// clock, whose time saved is spent later).
-    pub early_stop: bool,
-}
-
 impl Budget {
-    /// No limit: search until stopped.
-    pub const UNLIMITED: Budget = Budget {
-        time: None,
-        iterations: None,
-        nodes: None,
-        early_stop: false,
-    };
-
-    /// Think for `t` (more than 0: [`Budget::check`]).
-    pub fn time(t: Duration) -> Budget {
-        Budget {
-            time: Some(t),
-            ..Budget::UNLIMITED
-        }
-    }
-
-    /// Run `n` iterations (at least 1: [`Budget::check`]).
-    pub fn iterations(n: u64) -> Budget {
-        Budget {
-            iterations: Some(n),
-            ..Budget::UNLIMITED
-        }
-    }
-
     /// Whether every limit set can be kept: none is 0 (the engine refuses
     /// such a search where it starts: [`crate::engine::EngineHandle::start`]).
     ///
@@ -88,29 +49,6 @@ impl Budget {
         }
     }
 
-    /// Whether no limit is set.
-    pub fn is_unlimited(&self) -> bool {
-        self.time.is_none() && self.iterations.is_none() && self.nodes.is_none()
-    }
-
-    /// This budget if it sets any limit; `None` for [`Budget::UNLIMITED`]
-    /// (for [`crate::engine::Request::limits`], where a budget that sets
-    /// nothing leaves the limits to the configuration).
-    ///
-    /// ```
-    /// use cabra::engine::Budget;
-    /// assert_eq!(Budget::iterations(9).limited(), Some(Budget::iterations(9)));
-    /// assert_eq!(Budget::UNLIMITED.limited(), None);
-    /// ```
-    pub fn limited(self) -> Option<Budget> {
-        (!self.is_unlimited()).then_some(self)
-    }
-
-    /// This budget, or `fallback` when none of its limits is set.
-    pub fn or(self, fallback: Budget) -> Budget {
-        if self.is_unlimited() { fallback } else { self }
-    }
-
     /// The limits of one search, from the layers that may set them, in
     /// this order (the one documented order of precedence, for every front
     /// end):
@@ -129,25 +67,25 @@ impl Budget {
     /// The first layer that sets any limit gives all of them; with none
     /// (and no clock) the search runs until it is stopped. On a game
     /// clock, `allocation` (the move's share of the clock) then caps the
-    /// time, whatever the layer, and `early_stop` says whether the search
-    /// may end once its move is settled.
+    /// time, whatever the layer (and a move's search may end once its move
+    /// is settled, with the configuration's `earlystop`).
     ///
     /// ```
     /// use cabra::engine::Budget;
     /// use std::time::Duration;
     /// let ms = Duration::from_millis;
     /// let (config, fallback) = (Budget::time(ms(500)), Budget::time(ms(1000)));
-    /// assert_eq!(Budget::resolve(None, config, fallback, None, false), config);
+    /// assert_eq!(Budget::resolve(None, config, fallback, None), config);
     /// let asked = Budget::iterations(100);
-    /// assert_eq!(Budget::resolve(Some(asked), config, fallback, None, false), asked);
-    /// assert_eq!(Budget::resolve(None, Budget::UNLIMITED, fallback, None, false), fallback);
+    /// assert_eq!(Budget::resolve(Some(asked), config, fallback, None), asked);
+    /// assert_eq!(Budget::resolve(None, Budget::UNLIMITED, fallback, None), fallback);
     /// let none = Budget::UNLIMITED;
-    /// assert!(Budget::resolve(None, none, none, None, false).is_unlimited());
+    /// assert!(Budget::resolve(None, none, none, None).is_unlimited());
     /// // On a clock that allows 200 ms, a 500 ms limit gives way; the
     /// // clock alone sets the time where no limit is set.
-    /// let b = Budget::resolve(None, config, fallback, Some(ms(200)), true);
-    /// assert_eq!((b.time, b.early_stop), (Some(ms(200)), true));
-    /// let b = Budget::resolve(None, Budget::UNLIMITED, fallback, Some(ms(1500)), false);
+    /// let b = Budget::resolve(None, config, fallback, Some(ms(200)));
+    /// assert_eq!(b.time, Some(ms(200)));
+    /// let b = Budget::resolve(None, Budget::UNLIMITED, fallback, Some(ms(1500)));
     /// assert_eq!(b.time, Some(ms(1500)));
     /// ```
     pub fn resolve(
@@ -155,31 +93,16 @@ impl Budget {
         config: Budget,
         fallback: Budget,
         allocation: Option<Duration>,
-        early_stop: bool,
     ) -> Budget {
         let mut budget = match request {
             Some(asked) => asked,
             None if allocation.is_some() => config,
             None => config.or(fallback),
         };
-        budget.early_stop = false;
         if let Some(share) = allocation {
             budget.time = Some(budget.time.map_or(share, |t| t.min(share)));
-            budget.early_stop = early_stop;
         }
         budget
-    }
-
-    /// How far through the budget a search is, 0 to 1 (0 when unlimited).
-    pub fn fraction(&self, elapsed: Duration, iterations: u64, nodes: u64) -> f64 {
-        let t = self
-            .time
-            .map_or(0.0, |t| elapsed.as_secs_f64() / t.as_secs_f64().max(1e-9));
-        let i = self
-            .iterations
-            .map_or(0.0, |n| iterations as f64 / n.max(1) as f64);
-        let n = self.nodes.map_or(0.0, |n| nodes as f64 / n.max(1) as f64);
-        t.max(i).max(n)
     }
 }
 

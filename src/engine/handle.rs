@@ -309,6 +309,7 @@ impl Thinker<'_> {
         let plan = Plan {
             pos: request.position,
             budget,
+            early_stop: early_stop_of(self.engine.config(), request),
             purpose: request.purpose,
             report_every: request.report_every,
             top_moves: request.top_moves,
@@ -331,19 +332,8 @@ impl Thinker<'_> {
 /// configuration only caps it, and the fallback does not apply, so that
 /// it plays the same move on a slow machine and a fast one.
 fn budget_of(config: &EngineConfig, fallback: Budget, request: &Request) -> Budget {
-    let early_stop = config.early_stop && request.purpose == Purpose::Move;
-    let level = config
-        .fixed_level()
-        .and_then(|l| l.iterations)
-        .filter(|_| request.purpose == Purpose::Move);
-    let Some(n) = level else {
-        return Budget::resolve(
-            request.limits,
-            config.budget,
-            fallback,
-            request.share,
-            early_stop,
-        );
+    let Some(n) = level_iterations(config, request) else {
+        return Budget::resolve(request.limits, config.budget, fallback, request.share);
     };
     // The level's iterations stand for the fallback: only a limit that
     // someone set caps them.
@@ -352,12 +342,30 @@ fn budget_of(config: &EngineConfig, fallback: Budget, request: &Request) -> Budg
         config.budget,
         Budget::iterations(n),
         request.share,
-        false,
     );
     Budget {
         iterations: Some(budget.iterations.map_or(n, |i| i.min(n))),
         ..budget
     }
+}
+
+/// The iterations of the level below the top that searches `request`, a
+/// move's search, if any.
+fn level_iterations(config: &EngineConfig, request: &Request) -> Option<u64> {
+    config
+        .fixed_level()
+        .and_then(|l| l.iterations)
+        .filter(|_| request.purpose == Purpose::Move)
+}
+
+/// Whether the search of `request` may end once its move is settled: a
+/// move's on a game clock, with the configuration's `earlystop`, not at
+/// a level below the top (whose iterations are its strength).
+fn early_stop_of(config: &EngineConfig, request: &Request) -> bool {
+    config.early_stop
+        && request.purpose == Purpose::Move
+        && request.share.is_some()
+        && level_iterations(config, request).is_none()
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {

@@ -41,17 +41,19 @@ pub struct EngineConfig {
     pub playout: Policy,
     /// Keep the tree between moves.
     pub reuse: bool,
-    /// On a game clock, stop a search once its move is settled
-    /// ([`super::Budget::early_stop`]).
+    /// On a game clock, stop a move's search once its move is settled:
+    /// when the most visited move leads every other by more visits than
+    /// the rest of its time can give.
     pub early_stop: bool,
     /// In a position proven lost or drawn, search on without the solver
     /// for the move that gives the opponent the most chances to go wrong
     /// (among those that keep a draw; `swindle.rs`).
     pub swindle: bool,
-    /// Threads searching the tree together; `None`: the front end's
-    /// default ([`super::defaults`]).
+    /// Threads searching the tree together; `None`: one (the `cabra`
+    /// commands fill in their own default).
     pub threads: Option<usize>,
-    /// The random seed of the search; `None`: the front end's default.
+    /// The random seed of the search; `None`: 0 (the `cabra` commands
+    /// fill in their own default).
     pub seed: Option<u64>,
     /// The limits of a search (`time`, `iterations`, `nodes`); unlimited:
     /// the front end's default. See [`Budget::resolve`] for which limits

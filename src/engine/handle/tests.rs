@@ -125,9 +125,20 @@ fn limits_come_from_the_request_then_the_configuration_then_the_fallback() {
     };
     let on_clock = Request::new(pos).clock(Some(clock));
     let b = plain.budget(&on_clock);
-    assert!(b.time.unwrap() < ms(1_000) && b.early_stop, "{b:?}");
-    let b = plain.budget(&Request::analysis(pos).clock(Some(clock)));
-    assert!(!b.early_stop, "an analysis uses its whole time");
+    let config = plain.config();
+    assert!(b.time.unwrap() < ms(1_000), "{b:?}");
+    assert!(early_stop_of(&config, &on_clock));
+    assert!(!early_stop_of(&config, &Request::new(pos)), "off the clock");
+    let analysis = Request::analysis(pos).clock(Some(clock));
+    assert!(
+        !early_stop_of(&config, &analysis),
+        "an analysis uses its whole time"
+    );
+    let level = EngineConfig::parse("level=5,earlystop=on").unwrap();
+    assert!(
+        !early_stop_of(&level, &on_clock),
+        "a level searches its iterations"
+    );
 }
 
 #[test]

@@ -32,6 +32,7 @@ pub fn elo(score: f64) -> f64 {
 
 /// A match summary from the first engine's side.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct EloSummary {
     /// Games played.
     pub games: u32,

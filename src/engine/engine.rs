@@ -29,6 +29,7 @@ const BLIND_ANSWER_ITERATIONS: u64 = 500;
 
 /// What a search is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Purpose {
     /// A move to play: on a clock it may stop once its move is settled, a
     /// position proven lost or drawn is searched on for the best try
@@ -63,6 +64,7 @@ pub(crate) struct Plan {
 
 /// What a listener is told after each slice of a search but the last.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct Progress<'a> {
     /// Time since the search started.
     pub elapsed: Duration,
@@ -74,6 +76,7 @@ pub struct Progress<'a> {
 
 /// The outcome of one search.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Thought {
     /// The report of the whole search (iterations and time are totals).
     pub report: Report<Move>,

@@ -22,6 +22,7 @@ pub const DEFAULT_TOP_MOVES: usize = 10;
 
 /// One search as a front end asks for it.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Request {
     /// The position to search (its history says which tree to keep).
     pub position: Position,

@@ -35,6 +35,7 @@ pub struct Pairing {
 
 /// A fitted rating.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Rating {
     /// Elo, the anchor at 0.
     pub elo: f64,

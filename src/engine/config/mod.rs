@@ -602,6 +602,7 @@ impl EngineConfig {
 /// Why an engine configuration (`"default,c=0.3"`) or a key's value was
 /// refused; the message names what is accepted.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum ConfigError {
     /// A key written without its value (`c` for `c=0.3`).
     #[error("'{0}' is a key: give it a value, e.g. {0}={value}", value = default_value(.0))]

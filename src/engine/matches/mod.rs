@@ -24,6 +24,7 @@ use crate::game::{Move, Placement, PlacementError, Player as Colour, Position, b
 
 /// Why a player lost a game off the board.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum Fault {
     /// It answered a move that is not legal in the position.
     #[error("illegal placement {placement} ({source})")]
@@ -143,6 +144,7 @@ const NOTED_MOVES: usize = 25;
 /// What an engine's search saw before a placement: the training targets
 /// of a self-play game (docs/TRAINING.md).
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct SearchNote {
     /// The search's estimate that the side to move wins (draws half).
     pub winrate: f64,
@@ -221,6 +223,7 @@ impl Contestant for EnginePlayer {
 
 /// A game lost off the board.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Forfeit {
     /// The player who lost: 0 = the first given, 1 = the second.
     pub loser: usize,
@@ -232,6 +235,7 @@ pub struct Forfeit {
 
 /// A finished game between two players.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct GameRecord {
     /// The final position (its history is the whole game, opening
     /// included; a forfeited game stops where the fault happened).

@@ -26,6 +26,7 @@ pub const SIZE: usize = HEADER + 4 * PARAMS + 8;
 
 /// Why a weights file cannot be read.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum WeightsError {
     /// No bytes at all.
     #[error("the file is empty")]

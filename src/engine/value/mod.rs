@@ -143,6 +143,7 @@ static LOADED: LazyLock<Mutex<HashMap<PathBuf, &'static Net>>> =
 /// [`std::error::Error::source`] is the [`std::io::Error`] or the
 /// [`WeightsError`].
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub enum LoadError {
     /// The file could not be read.
     Read {

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use cabra::game::Position;
 use cabra::search::toy::Hex;
-use cabra::search::{Game, Limits, SearchConfig, Searcher};
+use cabra::search::{Budget, Game, SearchConfig, Searcher};
 use criterion::{BenchmarkId, Criterion, Throughput, black_box, criterion_group, criterion_main};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -27,7 +27,7 @@ fn fresh_search<G: Game>(root: G, threads: usize, iterations: u64) -> u64 {
         ..SearchConfig::default()
     };
     let mut s = Searcher::new(root, config);
-    s.search(&Limits::none().iterations(iterations)).nodes
+    s.search(&Budget::iterations(iterations)).nodes
 }
 
 fn search(c: &mut Criterion) {

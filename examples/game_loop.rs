@@ -9,7 +9,10 @@ use rand::Rng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 fn main() {
-    let seed = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(1);
+    let seed = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut pos = Position::new();
     let mut moves = MoveList::new();

@@ -9,7 +9,7 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use cabra::engine::{Budget, EngineConfig, EngineHandle, Request, defaults};
+use cabra::engine::{Budget, EngineConfig, EngineHandle, Request};
 use cabra::game::Position;
 
 /// Placements searched: the opening and the middle game.
@@ -33,7 +33,7 @@ fn main() -> ExitCode {
         threads: config.threads.or(Some(1)),
         ..config
     };
-    let engine = EngineHandle::new(config, &defaults::SEARCH);
+    let engine = EngineHandle::new(config);
     let mut pos = Position::default();
     let budget = Budget::time(Duration::from_millis(ms));
     let mut speeds = Vec::new();

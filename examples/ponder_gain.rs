@@ -9,7 +9,7 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use cabra::engine::{Budget, EngineConfig, EngineHandle, Progress, Request, defaults};
+use cabra::engine::{Budget, EngineConfig, EngineHandle, Progress, Request};
 use cabra::game::{MOVE_COUNT, Move, Position};
 
 /// Placements of self-play before each measurement.
@@ -47,7 +47,7 @@ fn main() -> ExitCode {
 /// ponder's move of `rank`.
 fn measure(threads: usize, start: usize, secs: f64, rank: usize) -> (u64, u64) {
     let config = EngineConfig::parse(&format!("threads={threads},seed=1")).expect("a config");
-    let engine = EngineHandle::new(config, &defaults::PLAY);
+    let engine = EngineHandle::new(config);
     let mut pos = Position::new();
     let play = |pos: &mut Position| {
         let t = engine
@@ -59,7 +59,7 @@ fn measure(threads: usize, start: usize, secs: f64, rank: usize) -> (u64, u64) {
         play(&mut pos);
     }
     let request = Request::analysis(pos).until_stopped().top_moves(2);
-    let job = engine.start(request, |_: &Progress| {});
+    let job = engine.start(request, |_: &Progress| {}).expect("no limit");
     std::thread::sleep(Duration::from_secs_f64(secs));
     let pondered = job.stop_and_wait().expect("the ponder");
     let reply: Move = pondered.report.top[rank.min(pondered.report.top.len() - 1)].mv;

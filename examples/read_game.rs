@@ -36,9 +36,18 @@ fn main() -> ExitCode {
         println!("#{line}");
     }
     print!("{}", board_text(&pos, 100));
-    println!("{} moves, rules {}; {}", pos.plies(), pos.rules(), pos.status());
+    println!(
+        "{} moves, rules {}; {}",
+        pos.plies(),
+        pos.rules(),
+        pos.status()
+    );
     if !pos.status().is_over() {
-        println!("{} to move, {} legal moves", pos.to_move(), pos.count_legal());
+        println!(
+            "{} to move, {} legal moves",
+            pos.to_move(),
+            pos.count_legal()
+        );
         if let Some(win) = pos.winning_move() {
             println!("{win} wins at once");
         }

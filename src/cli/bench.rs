@@ -4,13 +4,13 @@
 
 use std::time::{Duration, Instant};
 
-use cabra::engine::{
-    Budget, EngineConfig, EngineHandle, Request, defaults, parse_count, parse_duration,
-};
+use cabra::engine::{Budget, EngineConfig, Request, parse_count, parse_duration};
 use cabra::game::Position;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
+
+use crate::cli::defaults;
 
 /// Arguments of `cabra bench`.
 #[derive(clap::Args, Debug)]
@@ -176,7 +176,7 @@ fn run_threads(args: &BenchArgs, max: usize) -> anyhow::Result<()> {
                 seed: Some(args.seed),
                 ..EngineConfig::default()
             };
-            let engine = EngineHandle::new(config, &defaults::SEARCH);
+            let engine = defaults::SEARCH.handle(config);
             let request = Request::new(start).limits(Budget::time(seconds)).fresh();
             let thought = engine
                 .search(request)

@@ -139,7 +139,7 @@ fn calibrate(args: &EnginesArgs) -> anyhow::Result<()> {
     let on_signal = stop.clone();
     super::signals::stop_on_signal(move || on_signal.store(true, Ordering::SeqCst))?;
     let top_time = args.time.unwrap_or(Duration::from_millis(TOP_TIME_MS));
-    let cores = cabra::engine::defaults::all_cores();
+    let cores = crate::cli::defaults::all_cores();
     let top_ms = top_time.as_millis() as u64;
     let record = match &args.out {
         Some(dir) => {

@@ -6,6 +6,7 @@ pub mod analysis_cmd;
 pub mod analyze;
 pub mod bench;
 pub mod check;
+pub mod defaults;
 pub mod engines;
 pub mod files;
 pub mod gtp;

@@ -6,8 +6,8 @@
 use std::path::Path;
 use std::time::Duration;
 
+use crate::cli::defaults::{Defaults, Options};
 use anyhow::bail;
-use cabra::engine::defaults::{Defaults, Options};
 use cabra::engine::{
     Budget, EngineConfig, EngineHandle, parse_count, parse_duration, parse_threads,
 };
@@ -136,7 +136,6 @@ impl BudgetOptions {
             time: self.time,
             iterations: self.iterations,
             nodes: self.nodes,
-            ..Budget::UNLIMITED
         }
     }
 
@@ -172,9 +171,10 @@ impl EngineOptions {
         self.budget.options().complete(&self.engine, defaults)
     }
 
-    /// The engine of the front end of `defaults`.
+    /// The engine of the front end of `defaults` (whose limits are those
+    /// of a search that sets none).
     pub fn handle(&self, defaults: &Defaults) -> EngineHandle {
-        EngineHandle::new(self.config(defaults), defaults)
+        defaults.handle(self.config(defaults))
     }
 }
 
@@ -233,7 +233,7 @@ impl EngineOptions {
 
 /// All cores of the machine.
 pub fn all_cores() -> usize {
-    cabra::engine::defaults::all_cores()
+    crate::cli::defaults::all_cores()
 }
 
 /// Ends the program with a usage error (exit status 2), as clap does for a

@@ -3,9 +3,10 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
-use cabra::engine::{ReportView, Request, defaults};
+use cabra::engine::{ReportView, Request};
 
 use super::options::{EngineOptions, RulesOptions};
+use crate::cli::defaults;
 
 /// Arguments of `cabra search`.
 #[derive(clap::Args, Debug)]

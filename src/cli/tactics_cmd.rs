@@ -3,14 +3,15 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
+use cabra::engine::Request;
 use cabra::engine::tactics::{Kind, SUITE, kind_in, legal_count, solutions, solves};
-use cabra::engine::{Request, defaults};
 use cabra::game::Position;
 use cabra::game::record::parse_record;
 use serde::Serialize;
 
 use super::files::read_input;
 use super::options::EngineOptions;
+use crate::cli::defaults;
 
 /// Arguments of `cabra tactics`.
 #[derive(clap::Args, Debug)]

@@ -17,7 +17,7 @@
 //!   `inaccuracy` when the loss reaches [`BLUNDER`], [`MISTAKE`] or
 //!   [`INACCURACY`].
 
-use super::budget::Budget;
+use super::budget::{Budget, BudgetError};
 use super::handle::{Listener, Request, Thinker};
 use crate::game::{MOVE_COUNT, Move, Player, Position, Status};
 use crate::search::{Proven, Report};
@@ -87,7 +87,7 @@ pub struct MoveAnalysis {
 /// Totals of one player.
 #[derive(Clone, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct Summary {
+pub struct PlayerSummary {
     /// 1 or 2.
     pub player: u8,
     /// Placements made.
@@ -150,7 +150,7 @@ fn evaluate(
 ) -> Eval {
     let mut request = Request::analysis(*pos).fresh().top_moves(MOVE_COUNT);
     request.limits = limits;
-    let t = thinker.search(&request, listener);
+    let t = thinker.search_checked(&request, listener);
     Eval {
         best: t.report.best,
         winrate: t.report.winrate,
@@ -212,14 +212,16 @@ fn measured(
 /// search's optimism for the side to move cancels out in the loss.
 ///
 /// The analysis stops early (what is finished is returned) when its job
-/// is stopped.
+/// is stopped. A limit of 0 (of `limits` or the engine's) is refused
+/// before the first search.
 pub fn analyze(
     thinker: &mut Thinker,
     pos: &Position,
     limits: Option<Budget>,
     listener: &mut dyn Listener,
     progress: &mut dyn FnMut(usize, usize),
-) -> (Vec<MoveAnalysis>, [Summary; 2]) {
+) -> Result<(Vec<MoveAnalysis>, [PlayerSummary; 2]), BudgetError> {
+    thinker.check(&Request::analysis(*pos).limits(limits))?;
     let history = pos.moves();
     let n = history.len();
     let mut positions = vec![Position::with_rules(pos.rules())];
@@ -309,7 +311,7 @@ pub fn analyze(
     let summary = Player::BOTH.map(|p| {
         let mine: Vec<&MoveAnalysis> = moves.iter().filter(|m| m.player == p.number()).collect();
         let count = |k: Mark| mine.iter().filter(|m| m.mark == Some(k)).count();
-        Summary {
+        PlayerSummary {
             player: p.number(),
             moves: mine.len(),
             inaccuracies: count(Mark::Inaccuracy),
@@ -323,5 +325,5 @@ pub fn analyze(
             },
         }
     });
-    (moves, summary)
+    Ok((moves, summary))
 }

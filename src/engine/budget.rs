@@ -1,61 +1,52 @@
-//! How much the engine searches for one move.
+//! How much the engine searches for one move: the limits of a search
+//! ([`Budget`], the search's own type), which ones win, and a limit the
+//! engine refuses.
 
 use std::fmt;
 use std::time::Duration;
 
-use super::units::{format_duration, plural};
+use thiserror::Error;
 
-/// A search budget: the first limit reached stops the search. With none
-/// set the search runs until it is stopped (or the position is solved).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Budget {
-    /// Wall-clock time.
-    pub time: Option<Duration>,
-    /// Iterations (playouts), all threads together; reproducible with one
-    /// thread and a seed.
-    pub iterations: Option<u64>,
-    /// Nodes in the tree(s), reused ones included.
-    pub nodes: Option<u64>,
-    /// With a time limit: stop as soon as the move to play can no longer
-    /// change, that is when the most visited move leads every other by more
-    /// visits than the rest of the time can give (searches on a game
-    /// clock, whose time saved is spent later).
-    pub early_stop: bool,
+use super::units::{format_duration, plural};
+pub use crate::search::Budget;
+
+/// A limit of zero, which no search of the engine can keep: it would
+/// stop before its first iteration (refused where a search starts, as
+/// the configuration's `time=0` and `iterations=0` are refused).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum BudgetError {
+    /// A time limit of 0.
+    #[error("a time limit of 0: the time must be more than 0, e.g. 200ms")]
+    NoTime,
+    /// An iteration limit of 0.
+    #[error("an iteration limit of 0: the count must be at least 1")]
+    NoIterations,
+    /// A node limit of 0.
+    #[error("a node limit of 0: the count must be at least 1")]
+    NoNodes,
 }
 
 impl Budget {
-    /// No limit: search until stopped.
-    pub const UNLIMITED: Budget = Budget {
-        time: None,
-        iterations: None,
-        nodes: None,
-        early_stop: false,
-    };
-
-    /// Think for `t`.
-    pub fn time(t: Duration) -> Budget {
-        Budget {
-            time: Some(t),
-            ..Budget::UNLIMITED
+    /// Whether every limit set can be kept: none is 0 (the engine refuses
+    /// such a search where it starts: [`crate::engine::EngineHandle::start`]).
+    ///
+    /// ```
+    /// use cabra::engine::{Budget, BudgetError};
+    /// assert_eq!(Budget::iterations(1).check(), Ok(()));
+    /// assert_eq!(Budget::UNLIMITED.check(), Ok(()));
+    /// assert_eq!(Budget::iterations(0).check(), Err(BudgetError::NoIterations));
+    /// ```
+    pub fn check(&self) -> Result<(), BudgetError> {
+        if self.time.is_some_and(|t| t.is_zero()) {
+            Err(BudgetError::NoTime)
+        } else if self.iterations == Some(0) {
+            Err(BudgetError::NoIterations)
+        } else if self.nodes == Some(0) {
+            Err(BudgetError::NoNodes)
+        } else {
+            Ok(())
         }
-    }
-
-    /// Run `n` iterations.
-    pub fn iterations(n: u64) -> Budget {
-        Budget {
-            iterations: Some(n),
-            ..Budget::UNLIMITED
-        }
-    }
-
-    /// Whether no limit is set.
-    pub fn is_unlimited(&self) -> bool {
-        self.time.is_none() && self.iterations.is_none() && self.nodes.is_none()
-    }
-
-    /// This budget, or `fallback` when none of its limits is set.
-    pub fn or(self, fallback: Budget) -> Budget {
-        if self.is_unlimited() { fallback } else { self }
     }
 
     /// The limits of one search, from the layers that may set them, in
@@ -67,62 +58,51 @@ impl Budget {
     ///    `cabra-set time` in `gtp`); `Some(Budget::UNLIMITED)` asks for a
     ///    search that runs until it is stopped;
     /// 2. `config`: the engine configuration's `time`, `iterations` and
-    ///    `nodes`, which the command's options (`--time`, ...) filled in
-    ///    where it set none ([`super::defaults::Options::complete`]);
-    /// 3. `default`: the front end's default ([`super::defaults`]), when
-    ///    the search is not on a game clock.
+    ///    `nodes` (which `cabra`'s commands fill in from their options,
+    ///    `--time`, ..., where it sets none);
+    /// 3. `fallback`: the handle's fallback
+    ///    ([`super::EngineHandle::with_fallback`]: a command's default),
+    ///    when the search is not on a game clock.
     ///
-    /// The first layer that sets any limit gives all of them. On a game
+    /// The first layer that sets any limit gives all of them; with none
+    /// (and no clock) the search runs until it is stopped. On a game
     /// clock, `allocation` (the move's share of the clock) then caps the
-    /// time, whatever the layer, and `early_stop` says whether the search
-    /// may end once its move is settled.
+    /// time, whatever the layer (and a move's search may end once its move
+    /// is settled, with the configuration's `earlystop`).
     ///
     /// ```
     /// use cabra::engine::Budget;
     /// use std::time::Duration;
     /// let ms = Duration::from_millis;
-    /// let (config, default) = (Budget::time(ms(500)), Budget::time(ms(1000)));
-    /// assert_eq!(Budget::resolve(None, config, default, None, false), config);
+    /// let (config, fallback) = (Budget::time(ms(500)), Budget::time(ms(1000)));
+    /// assert_eq!(Budget::resolve(None, config, fallback, None), config);
     /// let asked = Budget::iterations(100);
-    /// assert_eq!(Budget::resolve(Some(asked), config, default, None, false), asked);
-    /// assert_eq!(Budget::resolve(None, Budget::UNLIMITED, default, None, false), default);
+    /// assert_eq!(Budget::resolve(Some(asked), config, fallback, None), asked);
+    /// assert_eq!(Budget::resolve(None, Budget::UNLIMITED, fallback, None), fallback);
+    /// let none = Budget::UNLIMITED;
+    /// assert!(Budget::resolve(None, none, none, None).is_unlimited());
     /// // On a clock that allows 200 ms, a 500 ms limit gives way; the
     /// // clock alone sets the time where no limit is set.
-    /// let b = Budget::resolve(None, config, default, Some(ms(200)), true);
-    /// assert_eq!((b.time, b.early_stop), (Some(ms(200)), true));
-    /// let b = Budget::resolve(None, Budget::UNLIMITED, default, Some(ms(1500)), false);
+    /// let b = Budget::resolve(None, config, fallback, Some(ms(200)));
+    /// assert_eq!(b.time, Some(ms(200)));
+    /// let b = Budget::resolve(None, Budget::UNLIMITED, fallback, Some(ms(1500)));
     /// assert_eq!(b.time, Some(ms(1500)));
     /// ```
     pub fn resolve(
         request: Option<Budget>,
         config: Budget,
-        default: Budget,
+        fallback: Budget,
         allocation: Option<Duration>,
-        early_stop: bool,
     ) -> Budget {
         let mut budget = match request {
             Some(asked) => asked,
             None if allocation.is_some() => config,
-            None => config.or(default),
+            None => config.or(fallback),
         };
-        budget.early_stop = false;
         if let Some(share) = allocation {
             budget.time = Some(budget.time.map_or(share, |t| t.min(share)));
-            budget.early_stop = early_stop;
         }
         budget
-    }
-
-    /// How far through the budget a search is, 0 to 1 (0 when unlimited).
-    pub fn fraction(&self, elapsed: Duration, iterations: u64, nodes: u64) -> f64 {
-        let t = self
-            .time
-            .map_or(0.0, |t| elapsed.as_secs_f64() / t.as_secs_f64().max(1e-9));
-        let i = self
-            .iterations
-            .map_or(0.0, |n| iterations as f64 / n.max(1) as f64);
-        let n = self.nodes.map_or(0.0, |n| nodes as f64 / n.max(1) as f64);
-        t.max(i).max(n)
     }
 }
 

@@ -2,7 +2,8 @@
 //! and how much of a player's time one placement gets. `cabra gtp` uses the
 //! same share for its GTP clock.
 //!
-//! A search on the clock may also stop early ([`super::Budget::early_stop`]),
+//! A search on the clock may also stop early (the configuration's
+//! [`super::EngineConfig::early_stop`]),
 //! and the time it saves stays on the clock for the placements to come;
 //! [`super::Budget::resolve`] says how the clock and other limits combine.
 

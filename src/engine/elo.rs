@@ -31,7 +31,8 @@ pub fn elo(score: f64) -> f64 {
 /// A match summary from the first engine's side.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct Summary {
+#[non_exhaustive]
+pub struct EloSummary {
     /// Games played.
     pub games: u32,
     /// Games the first engine won.
@@ -57,7 +58,7 @@ pub struct Summary {
     pub model: &'static str,
 }
 
-/// The pairs of games among `scores` (as [`Summary::from_scores`] reads
+/// The pairs of games among `scores` (as [`EloSummary::from_scores`] reads
 /// them, games `2k` and `2k + 1` a pair) counted by the first engine's
 /// points in them in half points (`[k]`: pairs in which it scored `k / 2`;
 /// fishtest's "pentanomial" counts), and the games played whose pair is not
@@ -90,7 +91,7 @@ fn mean_and_error(values: &[f64], counts: &[f64], prior: f64) -> (f64, f64) {
     (mean, (var / n).sqrt())
 }
 
-impl Summary {
+impl EloSummary {
     /// The summary of games counted one by one (the trinomial model).
     pub fn new(wins: u32, draws: u32, losses: u32) -> Self {
         let counts = [f64::from(losses), f64::from(draws), f64::from(wins)];
@@ -132,7 +133,7 @@ impl Summary {
         let tiny = 1e-6;
         let elo_low = elo((mean - Z95 * se).clamp(tiny, 1.0 - tiny)).min(centre);
         let elo_high = elo((mean + Z95 * se).clamp(tiny, 1.0 - tiny)).max(centre);
-        Summary {
+        EloSummary {
             games,
             wins,
             draws,
@@ -184,7 +185,11 @@ mod tests {
     fn elo_formula() {
         assert!(close(elo(0.5), 0.0));
         assert!(elo(0.5).is_sign_positive(), "+0, not -0");
-        assert!(Summary::new(1, 0, 1).elo_text().starts_with("Elo A-B +0 "));
+        assert!(
+            EloSummary::new(1, 0, 1)
+                .elo_text()
+                .starts_with("Elo A-B +0 ")
+        );
         assert!(close(elo(0.75), 400.0 * 3f64.log10()));
         assert!(close(elo(0.25), -400.0 * 3f64.log10()));
         assert!(close(elo(10.0 / 11.0), 400.0));
@@ -193,7 +198,7 @@ mod tests {
     #[test]
     fn large_samples_match_the_per_game_standard_error() {
         // 600 wins, 200 draws, 200 losses: s = 0.7.
-        let s = Summary::new(600, 200, 200);
+        let s = EloSummary::new(600, 200, 200);
         assert!(close(s.score, 0.7));
         assert!(close(s.elo, elo(0.7)));
         let var = (600.0 * 0.09 + 200.0 * 0.04 + 200.0 * 0.49) / 1000.0;
@@ -210,44 +215,44 @@ mod tests {
             s.elo_high
         );
         // Draws narrow the interval compared with the same score from wins and losses.
-        let no_draws = Summary::new(700, 0, 300);
+        let no_draws = EloSummary::new(700, 0, 300);
         assert!(no_draws.elo_ci95 > s.elo_ci95);
     }
 
     #[test]
     fn small_samples_never_get_a_zero_width_interval() {
         for s in [
-            Summary::new(1, 0, 0),
-            Summary::new(0, 1, 0),
-            Summary::new(2, 0, 0),
-            Summary::new(10, 0, 0),
-            Summary::new(0, 0, 10),
-            Summary::new(9, 1, 0),
-            Summary::new(1, 0, 1),
-            Summary::from_scores(&[Some(1.0), Some(0.0), Some(0.0), Some(1.0)], true),
-            Summary::from_scores(&[Some(1.0); 6], true),
+            EloSummary::new(1, 0, 0),
+            EloSummary::new(0, 1, 0),
+            EloSummary::new(2, 0, 0),
+            EloSummary::new(10, 0, 0),
+            EloSummary::new(0, 0, 10),
+            EloSummary::new(9, 1, 0),
+            EloSummary::new(1, 0, 1),
+            EloSummary::from_scores(&[Some(1.0), Some(0.0), Some(0.0), Some(1.0)], true),
+            EloSummary::from_scores(&[Some(1.0); 6], true),
         ] {
             assert!(s.elo.is_finite() && s.elo_low.is_finite() && s.elo_high.is_finite());
             assert!(s.elo_ci95 > 50.0, "{s:?}");
             assert!(s.elo_low <= s.elo && s.elo <= s.elo_high, "{s:?}");
             assert!(s.elo_text().contains("rough"));
         }
-        let all = Summary::new(10, 0, 0);
+        let all = EloSummary::new(10, 0, 0);
         assert!(all.clamped && close(all.elo, elo(0.95)));
         assert!(
             all.elo_text()
                 .contains("a score of 100% counts as half a game short")
         );
-        assert!(Summary::new(0, 0, 1).elo_text().contains("score of 0%"));
+        assert!(EloSummary::new(0, 0, 1).elo_text().contains("score of 0%"));
         assert!(
-            Summary::new(0, 0, 1)
+            EloSummary::new(0, 0, 1)
                 .elo_text()
                 .ends_with("only 1 game: a rough interval")
         );
-        assert!(!Summary::new(5, 0, 5).elo_text().contains("score of"));
-        assert!(Summary::new(0, 0, 10).elo < 0.0);
-        assert!(!Summary::new(5, 0, 5).clamped);
-        assert_eq!(Summary::new(0, 0, 0).score, 0.5);
+        assert!(!EloSummary::new(5, 0, 5).elo_text().contains("score of"));
+        assert!(EloSummary::new(0, 0, 10).elo < 0.0);
+        assert!(!EloSummary::new(5, 0, 5).clamped);
+        assert_eq!(EloSummary::new(0, 0, 0).score, 0.5);
     }
 
     #[test]
@@ -256,20 +261,20 @@ mod tests {
         // with the other: the score is 50% and the pair model sees no
         // variance beyond the prior; the game model sees the full spread.
         let scores: Vec<Option<f64>> = (0..80).map(|g| Some((g % 2) as f64)).collect();
-        let pairs = Summary::from_scores(&scores, true);
+        let pairs = EloSummary::from_scores(&scores, true);
         assert_eq!((pairs.games, pairs.wins, pairs.losses), (80, 40, 40));
         assert_eq!(pairs.model, "pairs");
-        let games = Summary::from_scores(&scores, false);
+        let games = EloSummary::from_scores(&scores, false);
         assert!(close(pairs.score, 0.5) && close(games.score, 0.5));
         assert!(pairs.elo_ci95 < games.elo_ci95 / 2.0);
         // A game without its pair: the interval counts every game, as the
         // score does.
         let odd = [Some(1.0), Some(0.5), None, Some(0.5)];
         assert_eq!(pentanomial(&odd), ([0, 0, 0, 1, 0], 1));
-        let s = Summary::from_scores(&odd, true);
+        let s = EloSummary::from_scores(&odd, true);
         assert_eq!((s.games, s.wins, s.draws), (3, 1, 2));
         assert_eq!(s.model, "games");
-        assert_eq!(s, Summary::new(1, 2, 0));
+        assert_eq!(s, EloSummary::new(1, 2, 0));
         assert_eq!(
             pentanomial(&[Some(1.0), Some(1.0), Some(0.0)]),
             ([0, 0, 0, 0, 1], 1)
@@ -277,6 +282,6 @@ mod tests {
         // Whole pairs, games not played elsewhere (another shard's) aside.
         let shard = [None, None, Some(1.0), Some(0.0), Some(0.5), Some(0.0)];
         assert_eq!(pentanomial(&shard), ([0, 1, 1, 0, 0], 0));
-        assert_eq!(Summary::from_scores(&shard, true).model, "pairs");
+        assert_eq!(EloSummary::from_scores(&shard, true).model, "pairs");
     }
 }

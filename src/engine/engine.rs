@@ -14,13 +14,13 @@ use super::levels;
 use super::sliced::Sliced;
 use super::swindle;
 use crate::game::{Move, Position};
-use crate::search::{DEFAULT_NODE_CAP, Limits, Proven, Report, Searcher};
+use crate::search::{DEFAULT_NODE_CAP, Proven, Report, Searcher};
 
 /// How often a search reports progress unless asked otherwise: often
 /// enough for a lively display and a prompt reaction to a stop.
 pub const DEFAULT_REPORT_EVERY: Duration = Duration::from_millis(100);
 
-/// The shortest slice of a search that may stop early ([`Budget::early_stop`]).
+/// The shortest slice of a search that may stop early ([`Plan::early_stop`]).
 const MIN_SETTLE_SLICE: Duration = Duration::from_millis(2);
 
 /// Iterations of the short search that answers when a move's search is
@@ -29,6 +29,7 @@ const BLIND_ANSWER_ITERATIONS: u64 = 500;
 
 /// What a search is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Purpose {
     /// A move to play: on a clock it may stop once its move is settled, a
     /// position proven lost or drawn is searched on for the best try
@@ -48,6 +49,11 @@ pub(crate) struct Plan {
     pub pos: Position,
     /// Its limits.
     pub budget: Budget,
+    /// With a time limit: stop as soon as the move to play can no longer
+    /// change, that is when the most visited move leads every other by more
+    /// visits than the rest of the time can give (searches on a game
+    /// clock, whose time saved is spent later).
+    pub early_stop: bool,
     /// What it is for.
     pub purpose: Purpose,
     /// How often progress is reported.
@@ -58,6 +64,7 @@ pub(crate) struct Plan {
 
 /// What a listener is told after each slice of a search but the last.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct Progress<'a> {
     /// Time since the search started.
     pub elapsed: Duration,
@@ -69,6 +76,7 @@ pub struct Progress<'a> {
 
 /// The outcome of one search.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Thought {
     /// The report of the whole search (iterations and time are totals).
     pub report: Report<Move>,
@@ -215,6 +223,7 @@ impl Engine {
         let Plan {
             pos,
             budget,
+            early_stop,
             purpose,
             report_every,
             top_moves,
@@ -238,7 +247,7 @@ impl Engine {
         let report_every = report_every.max(Duration::from_millis(1));
         let slice = match budget.time {
             // Short slices, to see soon when the move is settled.
-            Some(t) if budget.early_stop => report_every.min((t / 10).max(MIN_SETTLE_SLICE)),
+            Some(t) if early_stop => report_every.min((t / 10).max(MIN_SETTLE_SLICE)),
             _ => report_every,
         };
         // The clock starts before the tree is carried over to `pos`: that
@@ -250,6 +259,7 @@ impl Engine {
         let searcher = self.searcher_at(pos, listed);
         let sliced = Sliced {
             budget,
+            early_stop,
             slice,
             report_every,
             reported: std::cell::Cell::new(start),
@@ -262,8 +272,7 @@ impl Engine {
             // tree already reached): its choice would be the first legal
             // placement, so a short search, deaf to the stop, names a
             // searched one.
-            let limits = Limits::none().iterations(BLIND_ANSWER_ITERATIONS);
-            report = searcher.search(&limits);
+            report = searcher.search(&Budget::iterations(BLIND_ANSWER_ITERATIONS));
             report.seconds = start.elapsed().as_secs_f64();
         }
         if swindle_on && !interrupted && swindle::applies(&report, &budget, start) {
@@ -347,7 +356,7 @@ impl Engine {
 fn with_every_move(searcher: &mut Searcher<Position>, report: &Report<Move>) -> Report<Move> {
     let keep = searcher.config().top_moves;
     searcher.set_top_moves(crate::game::MOVE_COUNT);
-    let all = searcher.search(&Limits::none().iterations(0));
+    let all = searcher.search(&Budget::iterations(0));
     searcher.set_top_moves(keep);
     Report {
         top: all.top,
@@ -374,6 +383,7 @@ pub(crate) mod tests {
             &Plan {
                 pos: *pos,
                 budget,
+                early_stop: false,
                 purpose: Purpose::Move,
                 report_every: DEFAULT_REPORT_EVERY,
                 top_moves: 10,
@@ -392,6 +402,7 @@ pub(crate) mod tests {
             &Plan {
                 pos: Position::default(),
                 budget,
+                early_stop: false,
                 purpose: Purpose::Move,
                 report_every: DEFAULT_REPORT_EVERY,
                 top_moves: 10,
@@ -429,6 +440,7 @@ pub(crate) mod tests {
             &Plan {
                 pos: Position::default(),
                 budget: Budget::time(Duration::from_secs(60)),
+                early_stop: false,
                 purpose: Purpose::Analysis,
                 report_every: Duration::from_millis(5),
                 top_moves: 10,
@@ -462,10 +474,7 @@ pub(crate) mod tests {
         }
         let (done, ended) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
-            let budget = Budget {
-                nodes: Some(500),
-                ..Budget::UNLIMITED
-            };
+            let budget = Budget::nodes(500);
             let _ = done.send(think("baseline,seed=1", &pos, budget));
         });
         let t = ended

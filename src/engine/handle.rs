@@ -9,10 +9,9 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use super::budget::Budget;
+use super::budget::{Budget, BudgetError};
 use super::clock::OnClock;
 use super::config::EngineConfig;
-use super::defaults::Defaults;
 use super::engine::{DEFAULT_REPORT_EVERY, Engine, Plan, Progress, Purpose, Thought};
 use super::memory::{BYTES_PER_NODE, MemberId, TreeMemory};
 use crate::game::{Move, Position};
@@ -23,13 +22,14 @@ pub const DEFAULT_TOP_MOVES: usize = 10;
 
 /// One search as a front end asks for it.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Request {
     /// The position to search (its history says which tree to keep).
     pub position: Position,
     /// A move to play, or the engine's view of the position.
     pub purpose: Purpose,
     /// The request's own limits, which win over the configuration's and
-    /// the front end's default ([`Budget::resolve`]); `None`: theirs.
+    /// the handle's fallback ([`Budget::resolve`]); `None`: theirs.
     /// `Some(Budget::UNLIMITED)` searches until stopped.
     pub limits: Option<Budget>,
     /// The move's share of the mover's game clock, which caps the time
@@ -46,7 +46,8 @@ pub struct Request {
 
 impl Request {
     /// A search for the move to play at `position`, with the limits of the
-    /// configuration or the front end.
+    /// configuration or the handle's fallback (and none of those: until
+    /// stopped).
     pub fn new(position: Position) -> Request {
         Request {
             position,
@@ -67,16 +68,29 @@ impl Request {
         }
     }
 
-    /// With these limits of its own (none set: the configuration's).
-    pub fn limits(mut self, budget: Budget) -> Request {
-        self.limits = (!budget.is_unlimited()).then_some(budget);
+    /// With these limits of its own, which win over the configuration's:
+    /// [`Budget::UNLIMITED`] searches until stopped, `None` leaves the
+    /// limits to the configuration ([`Budget::limited`] turns a budget
+    /// that sets nothing into `None`).
+    ///
+    /// ```
+    /// use cabra::engine::{Budget, Request};
+    /// use cabra::game::Position;
+    /// let r = Request::new(Position::new()).limits(Budget::iterations(500));
+    /// assert_eq!(r.limits, Some(Budget::iterations(500)));
+    /// let r = r.limits(Budget::UNLIMITED);
+    /// assert_eq!(r.limits, Some(Budget::UNLIMITED));
+    /// assert_eq!(r.limits(None).limits, None);
+    /// ```
+    pub fn limits(mut self, limits: impl Into<Option<Budget>>) -> Request {
+        self.limits = limits.into();
         self
     }
 
-    /// Until it is stopped (or its tree is full and the position solved).
-    pub fn until_stopped(mut self) -> Request {
-        self.limits = Some(Budget::UNLIMITED);
-        self
+    /// Until it is stopped (or its tree is full and the position solved):
+    /// the same as `limits(Budget::UNLIMITED)`.
+    pub fn until_stopped(self) -> Request {
+        self.limits(Budget::UNLIMITED)
     }
 
     /// On the mover's game clock: its share is the engine's
@@ -114,7 +128,9 @@ impl Request {
 
 /// Hears a search's progress (after each report period but the last); a
 /// listener that breaks stops the search, as when whoever asked for it
-/// has gone away.
+/// has gone away. A closure that only listens is one too; give it to
+/// [`EngineHandle::start`], whose bound lets its argument's type be
+/// inferred, and a listener of this trait to [`EngineHandle::start_with`].
 pub trait Listener: Send {
     /// The search so far.
     fn progress(&mut self, p: &Progress) -> ControlFlow<()>;
@@ -132,6 +148,27 @@ impl<F: FnMut(&Progress) + Send> Listener for F {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
 #[error("the engine failed (a bug): it was restarted")]
 pub struct Failed;
+
+/// Why a search of [`EngineHandle::search`] gave no thought.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum SearchError {
+    /// Its limits (the request's or the configuration's) were refused.
+    #[error(transparent)]
+    Budget(#[from] BudgetError),
+    /// Its thread failed.
+    #[error(transparent)]
+    Failed(#[from] Failed),
+}
+
+/// The limits of `request` and of `config` checked ([`Budget::check`]): a
+/// clock's share is not a limit of theirs, and may be 0.
+fn check(config: &EngineConfig, request: &Request) -> Result<(), BudgetError> {
+    if let Some(limits) = &request.limits {
+        limits.check()?;
+    }
+    config.budget.check()
+}
 
 /// Stops a job, or whatever job a handle runs, from any thread (e.g. a
 /// signal handler).
@@ -206,7 +243,7 @@ impl<T> Job<T> {
 pub struct Thinker<'a> {
     engine: &'a mut Engine,
     stop: &'a Arc<AtomicBool>,
-    default: Budget,
+    fallback: Budget,
     memory: Option<&'a (Arc<TreeMemory>, MemberId)>,
 }
 
@@ -223,7 +260,7 @@ impl Thinker<'_> {
 
     /// The limits `request` searches with.
     pub fn budget(&self, request: &Request) -> Budget {
-        budget_of(self.engine.config(), self.default, request)
+        budget_of(self.engine.config(), self.fallback, request)
     }
 
     /// Drops the tree kept (its memory goes back at once).
@@ -234,8 +271,29 @@ impl Thinker<'_> {
         }
     }
 
-    /// Searches as `request` asks, telling `listener` of its progress.
-    pub fn search(&mut self, request: &Request, listener: &mut dyn Listener) -> Thought {
+    /// Searches as `request` asks, telling `listener` of its progress; a
+    /// limit of 0 (the request's or the configuration's) is refused.
+    pub fn search(
+        &mut self,
+        request: &Request,
+        listener: &mut dyn Listener,
+    ) -> Result<Thought, BudgetError> {
+        check(self.engine.config(), request)?;
+        Ok(self.search_checked(request, listener))
+    }
+
+    /// Whether `request`'s limits and the configuration's can be kept
+    /// ([`Budget::check`]).
+    pub(crate) fn check(&self, request: &Request) -> Result<(), BudgetError> {
+        check(self.engine.config(), request)
+    }
+
+    /// [`Thinker::search`], its limits checked.
+    pub(crate) fn search_checked(
+        &mut self,
+        request: &Request,
+        listener: &mut dyn Listener,
+    ) -> Thought {
         let budget = self.budget(request);
         if request.fresh {
             self.engine.forget();
@@ -252,6 +310,7 @@ impl Thinker<'_> {
         let plan = Plan {
             pos: request.position,
             budget,
+            early_stop: early_stop_of(self.engine.config(), request),
             purpose: request.purpose,
             report_every: request.report_every,
             top_moves: request.top_moves,
@@ -266,41 +325,48 @@ impl Thinker<'_> {
     }
 }
 
-/// The limits of `request` for an engine configured as `config`, in a
-/// front end whose default is `default`.
+/// The limits of `request` for an engine configured as `config`, on a
+/// handle whose fallback is `fallback`.
 ///
 /// A move of a level below the top searches the level's iterations
 /// (fewer if the limits ask for fewer): a time set by the request or the
-/// configuration only caps it, and the front end's default time does not
-/// apply, so that it plays the same move on a slow machine and a fast one.
-fn budget_of(config: &EngineConfig, default: Budget, request: &Request) -> Budget {
-    let early_stop = config.early_stop && request.purpose == Purpose::Move;
-    let level = config
-        .fixed_level()
-        .and_then(|l| l.iterations)
-        .filter(|_| request.purpose == Purpose::Move);
-    let Some(n) = level else {
-        return Budget::resolve(
-            request.limits,
-            config.budget,
-            default,
-            request.share,
-            early_stop,
-        );
+/// configuration only caps it, and the fallback does not apply, so that
+/// it plays the same move on a slow machine and a fast one.
+fn budget_of(config: &EngineConfig, fallback: Budget, request: &Request) -> Budget {
+    let Some(n) = level_iterations(config, request) else {
+        return Budget::resolve(request.limits, config.budget, fallback, request.share);
     };
-    // The level's iterations stand for the front end's default: only a
-    // limit that someone set caps them.
+    // The level's iterations stand for the fallback: only a limit that
+    // someone set caps them.
     let budget = Budget::resolve(
         request.limits,
         config.budget,
         Budget::iterations(n),
         request.share,
-        false,
     );
     Budget {
         iterations: Some(budget.iterations.map_or(n, |i| i.min(n))),
         ..budget
     }
+}
+
+/// The iterations of the level below the top that searches `request`, a
+/// move's search, if any.
+fn level_iterations(config: &EngineConfig, request: &Request) -> Option<u64> {
+    config
+        .fixed_level()
+        .and_then(|l| l.iterations)
+        .filter(|_| request.purpose == Purpose::Move)
+}
+
+/// Whether the search of `request` may end once its move is settled: a
+/// move's on a game clock, with the configuration's `earlystop`, not at
+/// a level below the top (whose iterations are its strength).
+fn early_stop_of(config: &EngineConfig, request: &Request) -> bool {
+    config.early_stop
+        && request.purpose == Purpose::Move
+        && request.share.is_some()
+        && level_iterations(config, request).is_none()
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -320,56 +386,78 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 /// ([`Budget::resolve`]). Longer work (a whole game's analysis, several
 /// turns of a query) runs as one job of several searches ([`Thinker`]).
 ///
+/// The engine invents no limits: a search runs within the request's
+/// limits, else the configuration's (`time=`, `iterations=`, `nodes=`, a
+/// level's iterations), else the fallback the program gave the handle
+/// ([`EngineHandle::with_fallback`]); with none of those, and off a game
+/// clock, it runs until it is stopped, as a UCI engine's `go` without
+/// limits does.
+///
 /// ```
-/// use cabra::engine::{Budget, EngineConfig, EngineHandle, Progress, Request, defaults};
+/// use cabra::engine::{Budget, EngineConfig, EngineHandle, Request};
 /// use cabra::game::Position;
 /// let config = EngineConfig::parse("threads=1,seed=3").unwrap();
-/// let engine = EngineHandle::new(config, &defaults::SEARCH);
+/// let engine = EngineHandle::new(config);
 /// let request = Request::new(Position::new()).limits(Budget::iterations(2_000));
-/// let job = engine.start(request, |p: &Progress| println!("{} iterations", p.report.iterations));
-/// let thought = job.wait().unwrap();
+/// let job = engine.start(request, |p| println!("{} iterations", p.report.iterations));
+/// let thought = job.unwrap().wait().unwrap();
 /// assert_eq!(thought.report.iterations, 2_000);
 /// assert!(thought.report.best.is_some());
 /// // A search that runs until it is stopped.
-/// let job = engine.start(Request::analysis(Position::new()).until_stopped(), |_: &Progress| {});
-/// let thought = job.stop_and_wait().unwrap();
+/// let job = engine.start(Request::analysis(Position::new()).until_stopped(), |_| {});
+/// let thought = job.unwrap().stop_and_wait().unwrap();
 /// assert!(thought.interrupted);
 /// ```
 pub struct EngineHandle {
     engine: Arc<Mutex<Engine>>,
     /// A copy of the engine's configuration, readable during a search.
     config: Mutex<EngineConfig>,
-    default: Budget,
+    fallback: Budget,
     /// The stop of the job running, if any.
     current: Arc<Mutex<Option<Arc<AtomicBool>>>>,
     memory: Option<Arc<(Arc<TreeMemory>, MemberId)>>,
 }
 
 impl EngineHandle {
-    /// A handle for an engine configured as `config`, in the front end of
-    /// `defaults`, whose default limits a request without its own gets
-    /// (`defaults::SEARCH`: one second). A program gives the threads and
-    /// limits it wants in `config` (`threads=2`, `iterations=…`), or
-    /// completes it with [`super::defaults::Options::complete`] as the
-    /// command line does; otherwise a search runs on one thread.
-    pub fn new(config: EngineConfig, defaults: &Defaults) -> EngineHandle {
+    /// A handle for an engine configured as `config`, without a fallback:
+    /// a search that neither its request nor `config` limits runs until it
+    /// is stopped. A program gives the threads and limits it wants in
+    /// `config` (`threads=2`, `iterations=…`) or in each [`Request`];
+    /// otherwise a search runs on one thread, with seed 0.
+    pub fn new(config: EngineConfig) -> EngineHandle {
         EngineHandle {
             engine: Arc::new(Mutex::new(Engine::new(config.clone()))),
             config: Mutex::new(config),
-            default: defaults.budget,
+            fallback: Budget::UNLIMITED,
             current: Arc::new(Mutex::new(None)),
             memory: None,
         }
     }
 
+    /// This handle with `limits` for the searches that neither their
+    /// request nor the configuration limits, off a game clock and at no
+    /// level below the top (a command's default: `cabra search` gives one
+    /// second). [`Budget::UNLIMITED`], the fallback of a new handle, lets
+    /// them run until they are stopped.
+    ///
+    /// ```
+    /// use cabra::engine::{Budget, EngineConfig, EngineHandle, Request};
+    /// use cabra::game::Position;
+    /// let engine = EngineHandle::new(EngineConfig::default());
+    /// let request = Request::new(Position::new());
+    /// assert_eq!(engine.budget(&request), Budget::UNLIMITED);
+    /// let engine = engine.with_fallback(Budget::iterations(1_000));
+    /// assert_eq!(engine.budget(&request), Budget::iterations(1_000));
+    /// ```
+    pub fn with_fallback(mut self, limits: Budget) -> EngineHandle {
+        self.fallback = limits;
+        self
+    }
+
     /// A handle whose trees count against `memory`, shared with other
     /// handles.
-    pub fn with_memory(
-        config: EngineConfig,
-        defaults: &Defaults,
-        memory: &Arc<TreeMemory>,
-    ) -> EngineHandle {
-        let mut h = EngineHandle::new(config, defaults);
+    pub fn with_memory(config: EngineConfig, memory: &Arc<TreeMemory>) -> EngineHandle {
+        let mut h = EngineHandle::new(config);
         let id = memory.join(Arc::downgrade(&h.engine));
         h.memory = Some(Arc::new((memory.clone(), id)));
         h
@@ -387,14 +475,15 @@ impl EngineHandle {
         *lock(&self.config) = config;
     }
 
-    /// The front end's default limits.
-    pub fn default_budget(&self) -> Budget {
-        self.default
+    /// The limits of a search that neither its request nor the
+    /// configuration limits ([`EngineHandle::with_fallback`]).
+    pub fn fallback(&self) -> Budget {
+        self.fallback
     }
 
     /// The limits `request` would search with.
     pub fn budget(&self, request: &Request) -> Budget {
-        budget_of(&lock(&self.config), self.default, request)
+        budget_of(&lock(&self.config), self.fallback, request)
     }
 
     /// Threads of a search.
@@ -428,7 +517,7 @@ impl EngineHandle {
             old.store(true, Ordering::SeqCst);
         }
         let engine = self.engine.clone();
-        let (flag, default, memory) = (stop.clone(), self.default, self.memory.clone());
+        let (flag, fallback, memory) = (stop.clone(), self.fallback, self.memory.clone());
         let current = self.current.clone();
         let config = lock(&self.config).clone();
         let thread = std::thread::Builder::new()
@@ -443,7 +532,7 @@ impl EngineHandle {
                 let mut thinker = Thinker {
                     engine: &mut guard,
                     stop: &flag,
-                    default,
+                    fallback,
                     memory: memory.as_deref(),
                 };
                 let out = work(&mut thinker);
@@ -459,17 +548,58 @@ impl EngineHandle {
         Job { stop, thread }
     }
 
-    /// Starts the search of `request`, telling `listener` of its progress.
-    /// The engine runs one job at a time: a job still running is stopped
-    /// first (its thought comes back `interrupted`), so a program with
-    /// searches to run side by side keeps a handle for each.
-    pub fn start(&self, request: Request, mut listener: impl Listener + 'static) -> Job<Thought> {
-        self.spawn(move |t| t.search(&request, &mut listener))
+    /// Starts the search of `request`, calling `progress` with its
+    /// progress (on the job's thread). The engine runs one job at a time:
+    /// a job still running is stopped first (its thought comes back
+    /// `interrupted`), so a program with searches to run side by side
+    /// keeps a handle for each.
+    ///
+    /// A limit of 0, the request's or the configuration's, is refused
+    /// before anything starts (the job running goes on).
+    ///
+    /// A closure's argument needs no type:
+    ///
+    /// ```
+    /// use std::sync::mpsc;
+    /// use cabra::engine::{Budget, EngineConfig, EngineHandle, Request};
+    /// use cabra::game::Position;
+    /// let engine = EngineHandle::new(EngineConfig::parse("threads=1").unwrap());
+    /// let request = Request::new(Position::new())
+    ///     .limits(Budget::iterations(3_000))
+    ///     .report_every(std::time::Duration::from_millis(1));
+    /// let (tx, rx) = mpsc::channel();
+    /// let job = engine.start(request, move |p| {
+    ///     let _ = tx.send(p.report.iterations);
+    /// })?;
+    /// assert_eq!(job.wait()?.report.iterations, 3_000);
+    /// assert!(rx.iter().all(|n| n <= 3_000));
+    /// // No search of zero iterations.
+    /// let none = Request::new(Position::new()).limits(Budget::iterations(0));
+    /// assert!(engine.start(none, |_| {}).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn start(
+        &self,
+        request: Request,
+        progress: impl FnMut(&Progress) + Send + 'static,
+    ) -> Result<Job<Thought>, BudgetError> {
+        self.start_with(request, progress)
+    }
+
+    /// As [`EngineHandle::start`], telling `listener` of the progress: a
+    /// [`Listener`] may also stop the search.
+    pub fn start_with(
+        &self,
+        request: Request,
+        mut listener: impl Listener + 'static,
+    ) -> Result<Job<Thought>, BudgetError> {
+        check(&lock(&self.config), &request)?;
+        Ok(self.spawn(move |t| t.search_checked(&request, &mut listener)))
     }
 
     /// Searches `request` and waits for the result.
-    pub fn search(&self, request: Request) -> Result<Thought, Failed> {
-        self.start(request, |_: &Progress| {}).wait()
+    pub fn search(&self, request: Request) -> Result<Thought, SearchError> {
+        Ok(self.start(request, |_| {})?.wait()?)
     }
 
     /// Searches `request` and waits for the result, calling `progress` on
@@ -479,11 +609,11 @@ impl EngineHandle {
         &self,
         request: Request,
         mut progress: impl FnMut(&Progress),
-    ) -> Result<Thought, Failed> {
+    ) -> Result<Thought, SearchError> {
         let (tx, rx) = mpsc::channel::<(Duration, f64, Report<Move>)>();
-        let job = self.start(request, move |p: &Progress| {
+        let job = self.start(request, move |p| {
             let _ = tx.send((p.elapsed, p.fraction, p.report.clone()));
-        });
+        })?;
         // The reports end when the job drops its listener.
         for (elapsed, fraction, report) in rx {
             progress(&Progress {
@@ -492,7 +622,7 @@ impl EngineHandle {
                 report: &report,
             });
         }
-        job.wait()
+        Ok(job.wait()?)
     }
 
     /// Whether a job runs.

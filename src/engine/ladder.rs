@@ -35,6 +35,7 @@ pub struct Pairing {
 
 /// A fitted rating.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Rating {
     /// Elo, the anchor at 0.
     pub elo: f64,
@@ -193,7 +194,8 @@ pub fn play_pairing(
     let salt = seed ^ (u64::from(a) << 40) ^ (u64::from(b) << 32);
     let scores = play_concurrently(games as usize, concurrency, |g| {
         let pair = (g / 2) as u64;
-        let opening = random_opening(&Position::new(), salt ^ pair, 2, 4);
+        let opening =
+            random_opening(&Position::new(), salt ^ pair, 2, 4).expect("2 to 4 placements");
         let first = g % 2;
         play_engines(
             [&configs[0], &configs[1]],
@@ -203,6 +205,7 @@ pub fn play_pairing(
             salt.wrapping_add(g as u64),
             stop,
         )
+        .expect("a random opening and a first player of 0 or 1 are a game")
         .map(|r| r.score)
     });
     let played: Vec<f64> = scores.into_iter().flatten().collect();

@@ -3,10 +3,11 @@
 //! - [`adapter`]: a [`crate::game::Position`] as a [`crate::search::Game`];
 //! - [`playout`]: the playout policies, one small file each, chained;
 //! - [`config`]: the one configuration type and its table of keys;
-//! - [`defaults`]: what each front end asks of the engine by default;
 //! - [`EngineHandle`] (`handle.rs`): the one way a search starts: it owns
 //!   the engine and its threads, runs [`Request`]s as [`Job`]s that report,
-//!   stop and keep their time ([`Budget::resolve`] settles the limits);
+//!   stop and keep their time ([`Budget::resolve`] settles the limits,
+//!   which the engine never invents: without any a search runs until
+//!   stopped);
 //! - [`Engine`] (`engine.rs`): the search kept along the game, cut into
 //!   slices (`sliced.rs`), with the swindle of lost positions
 //!   (`swindle.rs`);
@@ -23,7 +24,6 @@ pub mod analysis;
 mod budget;
 pub mod clock;
 pub mod config;
-pub mod defaults;
 pub mod elo;
 pub mod endgame;
 #[allow(clippy::module_inception)]
@@ -43,11 +43,11 @@ pub mod units;
 pub mod value;
 pub mod view;
 
-pub use budget::Budget;
-pub use config::{ConfigError, EngineConfig, KEYS, MAX_THREADS, parse_threads};
+pub use budget::{Budget, BudgetError};
+pub use config::{ConfigError, EngineConfig, KEYS, KeyValueError, MAX_THREADS, parse_threads};
 pub use engine::{DEFAULT_REPORT_EVERY, Engine, Progress, Purpose, Thought};
 pub use handle::{
-    DEFAULT_TOP_MOVES, EngineHandle, Failed, Job, Listener, Request, Stopper, Thinker,
+    DEFAULT_TOP_MOVES, EngineHandle, Failed, Job, Listener, Request, SearchError, Stopper, Thinker,
 };
 pub use memory::TreeMemory;
 pub use units::{

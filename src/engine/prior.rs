@@ -205,7 +205,7 @@ mod tests {
 mod search_tests {
     use super::*;
     use crate::game::record::parse_game;
-    use crate::search::{Limits, SearchConfig, Searcher};
+    use crate::search::{Budget, SearchConfig, Searcher};
 
     /// The root moves a short search tried, with the prior on or off.
     fn tried(pos: &Position, ranked: bool, iterations: u64) -> Vec<Placement> {
@@ -215,7 +215,7 @@ mod search_tests {
             ..SearchConfig::default()
         };
         let mut s = Searcher::new(*pos, config);
-        let report = s.search(&Limits::none().iterations(iterations));
+        let report = s.search(&Budget::iterations(iterations));
         report
             .top
             .iter()

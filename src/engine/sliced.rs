@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use super::budget::Budget;
 use super::engine::Progress;
 use crate::game::{Move, Position};
-use crate::search::{Limits, Report, Searcher};
+use crate::search::{Report, Searcher};
 
 /// Iterations in the first slice of a search with an iteration budget; later
 /// slices are sized from the measured speed to last about one slice.
@@ -19,6 +19,8 @@ const FIRST_SLICE_ITERATIONS: u64 = 2_000;
 /// One search's limits, cut into slices.
 pub(super) struct Sliced<'a> {
     pub budget: Budget,
+    /// Whether the search may end once its move is settled.
+    pub early_stop: bool,
     pub slice: Duration,
     /// How often progress is reported (slices may be shorter, to see soon
     /// when a move is settled).
@@ -58,7 +60,7 @@ impl Sliced<'_> {
             budget.nodes.is_some() && budget.time.is_none() && budget.iterations.is_none();
         let mut nodes_before = searcher.nodes() as u64;
         loop {
-            let mut limits = Limits::none().stop_flag(self.stop.clone());
+            let mut limits = Budget::UNLIMITED;
             limits.time = Some(match budget.time {
                 Some(t) => t.saturating_sub(start.elapsed() + lag).min(slice),
                 None => slice,
@@ -69,7 +71,7 @@ impl Sliced<'_> {
             }
             limits.nodes = budget.nodes;
             let slice_start = Instant::now();
-            let mut report = searcher.search(&limits);
+            let mut report = searcher.search_until(&limits, self.stop);
             if let (Some(target), None) = (limits.time, budget.iterations) {
                 lag = lag.max(slice_start.elapsed().saturating_sub(target));
             }
@@ -93,7 +95,7 @@ impl Sliced<'_> {
             if report.proven.is_some() || ran == 0 || fraction >= 1.0 || (nodes_only && !grew) {
                 return (report, false);
             }
-            if budget.early_stop && settled(&report, budget.time, elapsed) {
+            if self.early_stop && settled(&report, budget.time, elapsed) {
                 return (report, false);
             }
             if self.reported.get().elapsed() + slice / 2 < self.report_every {

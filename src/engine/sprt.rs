@@ -50,6 +50,7 @@ pub struct Sprt {
 /// Where a test stands.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
 pub struct SprtState {
     /// The log-likelihood ratio of the games so far.
     pub llr: f64,
@@ -73,6 +74,7 @@ pub struct SprtError {
 
 /// What is wrong with a test's text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum SprtWhy {
     /// Not two or four numbers.
     #[error("--sprt wants elo0,elo1[,alpha,beta], e.g. 0,5 or 0,5,0.05,0.05")]

@@ -17,6 +17,7 @@ pub const MAX_COUNT: u64 = 1_000_000_000_000;
 /// a number of threads, a time control) could not be read. Each variant
 /// holds the text as given; the message says what was expected.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum ValueError {
     /// Not a number with a time unit.
     #[error("'{0}' is not a duration like 1s, 250ms or 2.5s")]

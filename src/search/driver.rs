@@ -18,11 +18,12 @@
 //! the new position carry over.
 
 use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use super::config::SearchConfig;
 use super::game::Game;
-use super::limits::{Limits, Stopper};
+use super::limits::{Budget, Stopper};
 use super::order::{child_salt, mix};
 use super::report::{MoveStats, Proven, Report};
 use super::tree::{Node, Proof, ROOT};
@@ -120,9 +121,20 @@ impl<G: Game> Searcher<G> {
 
     /// Searches the current position until a limit is reached and reports.
     /// Continues the existing tree, so repeated calls add up.
-    pub fn search(&mut self, limits: &Limits) -> Report<G::Move> {
+    pub fn search(&mut self, limits: &Budget) -> Report<G::Move> {
+        self.search_stopping(limits, None)
+    }
+
+    /// As [`Searcher::search`], and stops early once `stop` is raised (by
+    /// another thread, e.g. on Ctrl-C); the search never lowers it: clear
+    /// it before the next search.
+    pub fn search_until(&mut self, limits: &Budget, stop: &AtomicBool) -> Report<G::Move> {
+        self.search_stopping(limits, Some(stop))
+    }
+
+    fn search_stopping(&mut self, limits: &Budget, stop: Option<&AtomicBool>) -> Report<G::Move> {
         let start = Instant::now();
-        let stopper = Stopper::new(limits, start);
+        let stopper = Stopper::new(limits, stop, start);
         let n = self.config.threads.max(1);
         let root = &self.root;
         let max_nodes = limits.nodes.unwrap_or(u64::MAX);
@@ -424,7 +436,7 @@ mod tests {
         let tables: Vec<_> = s.walks.iter().map(|w| w.replies.clone().unwrap()).collect();
         assert!(Arc::ptr_eq(&tables[0], &tables[1]));
         // The threads fill it as they search.
-        s.search(&Limits::none().iterations(2000));
+        s.search(&Budget::iterations(2000));
         let stored = (0..25).filter(|&m| tables[1].get(0, m).is_some()).count();
         assert!(stored > 0, "no reply learned");
     }
@@ -441,7 +453,7 @@ mod tests {
             ..SearchConfig::default()
         };
         let mut s = Searcher::new(DrawnHex(Hex::<5>::new()), config);
-        let r = s.search(&Limits::none().iterations(100_000));
+        let r = s.search(&Budget::iterations(100_000));
         let rate = |mv: u8| r.top.iter().find(|m| m.mv == mv).unwrap().winrate;
         let (corner, centre) = (rate(0), rate(12));
         assert!(centre > corner + 0.03, "centre {centre}, corner {corner}");

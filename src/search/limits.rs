@@ -1,6 +1,6 @@
-//! When a search stops: iterations, wall-clock time, tree size, or a flag.
+//! When a search stops: iterations, wall-clock time, tree size ([`Budget`]),
+//! or a flag.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -10,56 +10,98 @@ use std::time::{Duration, Instant};
 /// of CPU time.
 pub const CHECK_INTERVAL: u64 = 64;
 
-/// Limits of one search; the first one reached stops it. With none set the
-/// search runs until the stop flag is raised. A search also ends early once
-/// the root's value is proven (nothing left to learn), or when a tree
-/// reaches 2^31 root visits (the limit of its counters).
+/// Limits of one search (the crate's one limit type, also
+/// [`crate::engine::Budget`]): the first one reached stops it. With none
+/// set the search runs until it is stopped ([`Searcher::search_until`]).
+/// A search also ends early once the root's value is proven (nothing
+/// left to learn), or when a tree reaches 2^31 root visits (the limit of
+/// its counters).
 ///
 /// With several threads the iteration limit is a total, split as evenly as
 /// possible between the threads: thread `i` of `n` gets `limit / n`, plus
 /// one if `i < limit % n`. Each thread's share is exact. The node limit is
-/// the size of the one tree they grow.
-#[derive(Clone, Debug, Default)]
-pub struct Limits {
-    /// Playouts (tree iterations) to run.
-    pub iterations: Option<u64>,
-    /// Wall-clock budget, measured from the start of `search`.
+/// the size of the one tree they grow. Here a limit of 0 stops the search
+/// before its first iteration (`iterations: Some(0)` reports the tree as
+/// it stands); the engine refuses one ([`crate::engine::BudgetError`]).
+///
+/// [`Searcher::search_until`]: super::Searcher::search_until
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Budget {
+    /// Wall-clock time, measured from the start of the search.
     pub time: Option<Duration>,
-    /// Stop once the tree(s) hold this many nodes (reused nodes included).
+    /// Iterations (playouts), all threads together; reproducible with one
+    /// thread and a seed.
+    pub iterations: Option<u64>,
+    /// Nodes in the tree(s), reused ones included.
     pub nodes: Option<u64>,
-    /// Raised by another thread (e.g. on Ctrl-C) to stop the search early.
-    /// The search never lowers it: clear it before the next search.
-    pub stop: Option<Arc<AtomicBool>>,
 }
 
-impl Limits {
-    /// No limit at all.
-    pub fn none() -> Self {
-        Limits::default()
+impl Budget {
+    /// No limit: search until stopped.
+    pub const UNLIMITED: Budget = Budget {
+        time: None,
+        iterations: None,
+        nodes: None,
+    };
+
+    /// Think for `t` (more than 0 for the engine: [`Budget::check`]).
+    pub const fn time(t: Duration) -> Budget {
+        Budget {
+            time: Some(t),
+            ..Budget::UNLIMITED
+        }
     }
 
-    /// Stop after `n` iterations.
-    pub fn iterations(mut self, n: u64) -> Self {
-        self.iterations = Some(n);
-        self
+    /// Run `n` iterations (at least 1 for the engine: [`Budget::check`]).
+    pub const fn iterations(n: u64) -> Budget {
+        Budget {
+            iterations: Some(n),
+            ..Budget::UNLIMITED
+        }
     }
 
-    /// Stop after `t` of wall-clock time.
-    pub fn time(mut self, t: Duration) -> Self {
-        self.time = Some(t);
-        self
+    /// Stop once the tree holds `n` nodes (at least 1 for the engine:
+    /// [`Budget::check`]).
+    pub const fn nodes(n: u64) -> Budget {
+        Budget {
+            nodes: Some(n),
+            ..Budget::UNLIMITED
+        }
     }
 
-    /// Stop once the tree holds `n` nodes.
-    pub fn nodes(mut self, n: u64) -> Self {
-        self.nodes = Some(n);
-        self
+    /// Whether no limit is set.
+    pub fn is_unlimited(&self) -> bool {
+        self.time.is_none() && self.iterations.is_none() && self.nodes.is_none()
     }
 
-    /// Stop when `flag` is raised.
-    pub fn stop_flag(mut self, flag: Arc<AtomicBool>) -> Self {
-        self.stop = Some(flag);
-        self
+    /// This budget if it sets any limit; `None` for [`Budget::UNLIMITED`]
+    /// (for [`crate::engine::Request::limits`], where a budget that sets
+    /// nothing leaves the limits to the configuration).
+    ///
+    /// ```
+    /// use cabra::engine::Budget;
+    /// assert_eq!(Budget::iterations(9).limited(), Some(Budget::iterations(9)));
+    /// assert_eq!(Budget::UNLIMITED.limited(), None);
+    /// ```
+    pub fn limited(self) -> Option<Budget> {
+        (!self.is_unlimited()).then_some(self)
+    }
+
+    /// This budget, or `fallback` when none of its limits is set.
+    pub fn or(self, fallback: Budget) -> Budget {
+        if self.is_unlimited() { fallback } else { self }
+    }
+
+    /// How far through the budget a search is, 0 to 1 (0 when unlimited).
+    pub fn fraction(&self, elapsed: Duration, iterations: u64, nodes: u64) -> f64 {
+        let t = self
+            .time
+            .map_or(0.0, |t| elapsed.as_secs_f64() / t.as_secs_f64().max(1e-9));
+        let i = self
+            .iterations
+            .map_or(0.0, |n| iterations as f64 / n.max(1) as f64);
+        let n = self.nodes.map_or(0.0, |n| nodes as f64 / n.max(1) as f64);
+        t.max(i).max(n)
     }
 }
 
@@ -73,10 +115,12 @@ pub(crate) struct Stopper<'a> {
 }
 
 impl<'a> Stopper<'a> {
-    pub fn new(limits: &'a Limits, start: Instant) -> Self {
+    /// The checks of a search within `limits`, begun at `start`, that
+    /// `user` (if any) may stop.
+    pub fn new(limits: &Budget, user: Option<&'a AtomicBool>, start: Instant) -> Self {
         Stopper {
             deadline: limits.time.map(|t| start + t),
-            user: limits.stop.as_deref(),
+            user,
             solved: AtomicBool::new(false),
         }
     }
@@ -95,13 +139,12 @@ mod tests {
 
     #[test]
     fn stopper_sees_flag_and_deadline() {
-        let flag = Arc::new(AtomicBool::new(false));
-        let limits = Limits::none().stop_flag(flag.clone());
-        let s = Stopper::new(&limits, Instant::now());
+        let flag = AtomicBool::new(false);
+        let s = Stopper::new(&Budget::UNLIMITED, Some(&flag), Instant::now());
         assert!(!s.should_stop());
         flag.store(true, Ordering::Relaxed);
         assert!(s.should_stop());
-        let limits = Limits::none().time(Duration::ZERO);
-        assert!(Stopper::new(&limits, Instant::now()).should_stop());
+        let limits = Budget::time(Duration::ZERO);
+        assert!(Stopper::new(&limits, None, Instant::now()).should_stop());
     }
 }

@@ -1,17 +1,17 @@
 //! Monte Carlo Tree Search, generic over [`Game`].
 //!
 //! Create a [`Searcher`] for a position with a [`SearchConfig`], call
-//! [`Searcher::search`] with [`Limits`], read the [`Report`], and call
+//! [`Searcher::search`] with a [`Budget`], read the [`Report`], and call
 //! [`Searcher::advance`] with each move played (by either side) to keep the
 //! relevant part of the trees:
 //!
 //! ```
 //! use cabra::search::toy::TicTacToe;
-//! use cabra::search::{Limits, Proven, SearchConfig, Searcher};
+//! use cabra::search::{Budget, Proven, SearchConfig, Searcher};
 //!
 //! let position = TicTacToe::from_moves(&[0, 3, 1, 4]);
 //! let mut searcher = Searcher::new(position, SearchConfig { seed: 1, ..Default::default() });
-//! let report = searcher.search(&Limits::none().iterations(1_000));
+//! let report = searcher.search(&Budget::iterations(1_000));
 //! assert_eq!(report.best, Some(2));
 //! assert_eq!(report.proven, Some(Proven::Win));
 //! searcher.advance(2); // keeps the subtree below the move
@@ -61,7 +61,7 @@ mod worker;
 pub use config::{DEFAULT_NODE_CAP, DEFAULT_THREAT_VISITS, SearchConfig};
 pub use driver::Searcher;
 pub use game::{Game, uniform_playout};
-pub use limits::Limits;
+pub use limits::Budget;
 pub use order::MAX_MOVE_SPACE;
 pub use outcome::{Outcome, Side};
 pub use policy::Uct;

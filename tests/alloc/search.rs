@@ -5,13 +5,13 @@
 //! times in all (amortised doubling).
 
 use cabra::game::Position;
-use cabra::search::{Limits, SearchConfig, Searcher};
+use cabra::search::{Budget, SearchConfig, Searcher};
 
 use crate::common;
 
 fn allocations_of(s: &mut Searcher<Position>, iterations: u64) -> usize {
     let before = common::allocations();
-    let r = s.search(&Limits::none().iterations(iterations));
+    let r = s.search(&Budget::iterations(iterations));
     let after = common::allocations();
     assert_eq!(r.iterations, iterations);
     after - before
@@ -28,7 +28,7 @@ fn search_allocates_only_to_grow_and_report() {
         };
         let mut s = Searcher::new(Position::new(), config);
         // Fill the tree to its cap; from then on nothing may grow.
-        s.search(&Limits::none().iterations(5_000));
+        s.search(&Budget::iterations(5_000));
         assert_eq!(s.nodes(), 3_000);
         let short = allocations_of(&mut s, 10);
         let long = allocations_of(&mut s, 20_000);

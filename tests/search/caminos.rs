@@ -5,7 +5,7 @@
 
 use cabra::game::Position;
 use cabra::game::record::parse_game;
-use cabra::search::{Game, Limits, Outcome, Proven, SearchConfig, Searcher};
+use cabra::search::{Budget, Game, Outcome, Proven, SearchConfig, Searcher};
 
 /// Player 1 to move has exactly one placement that completes a bridge.
 const ONE_WIN: &str = "\
@@ -101,7 +101,7 @@ fn search_with(
         ..base
     };
     Searcher::new(pos, config)
-        .search(&Limits::none().iterations(iterations))
+        .search(&Budget::iterations(iterations))
         .map_moves(Position::move_id)
 }
 
@@ -182,7 +182,7 @@ fn iterations_to_prove(pos: Position, threats: bool) -> (u64, Option<Proven>) {
         seed: 3,
         ..SearchConfig::default()
     };
-    let r = Searcher::new(pos, config).search(&Limits::none().iterations(200_000));
+    let r = Searcher::new(pos, config).search(&Budget::iterations(200_000));
     (r.iterations, r.proven)
 }
 
@@ -245,7 +245,7 @@ fn the_move_played_heads_the_list_even_among_ties() {
             ..baseline.search.clone()
         };
         let r = Searcher::with_playout(Position::new(), config, baseline.playout)
-            .search(&Limits::none().iterations(100));
+            .search(&Budget::iterations(100));
         assert_eq!(r.best, r.top.first().map(|m| m.mv), "seed {seed}");
     }
 }
@@ -281,11 +281,11 @@ fn a_reused_tree_plays_the_win_after_a_root_move_proven_lost() {
         ..SearchConfig::default()
     };
     let mut s = Searcher::new(pos, config);
-    let r = s.search(&Limits::none().iterations(20_000));
+    let r = s.search(&Budget::iterations(20_000));
     assert_eq!(r.proven, Some(Proven::Loss));
     let lost = r.best.unwrap();
     s.advance(lost);
-    let r = s.search(&Limits::none().iterations(20_000));
+    let r = s.search(&Budget::iterations(20_000));
     assert_eq!(r.proven, Some(Proven::Win));
     let mut after = pos;
     after.play_move_unchecked(lost);

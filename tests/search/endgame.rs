@@ -5,7 +5,7 @@
 use cabra::engine::endgame::{Endgame, TABLE_BYTES, Value};
 use cabra::game::record::parse_game;
 use cabra::game::{Move, Position};
-use cabra::search::{Limits, Proven, SearchConfig, Searcher};
+use cabra::search::{Budget, Proven, SearchConfig, Searcher};
 
 use crate::common;
 
@@ -29,7 +29,7 @@ fn search(pos: Position, exact: bool, iterations: u64) -> (Option<Proven>, Optio
         ..SearchConfig::default()
     };
     let mut s = Searcher::new(pos, config);
-    let r = s.search(&Limits::none().iterations(iterations));
+    let r = s.search(&Budget::iterations(iterations));
     (r.proven, r.best, r.iterations)
 }
 
@@ -108,11 +108,11 @@ fn a_kept_tree_plays_the_move_its_proof_stands_on() {
             ..SearchConfig::default()
         };
         let mut s = Searcher::new(pos, config);
-        s.search(&Limits::none().iterations(2_000));
+        s.search(&Budget::iterations(2_000));
         for &mv in next {
             s.advance(mv);
         }
-        let r = s.search(&Limits::none().iterations(2_000));
+        let r = s.search(&Budget::iterations(2_000));
         assert_eq!(r.proven, Some(Proven::Win), "seed {seed}");
         assert_eq!(
             value_of(*s.position(), r.best.unwrap()),
@@ -140,7 +140,7 @@ fn threads_sharing_the_tree_prove_late_positions_too() {
             ..SearchConfig::default()
         };
         let mut s = Searcher::new(pos, config);
-        let r = s.search(&Limits::none().iterations(200_000));
+        let r = s.search(&Budget::iterations(200_000));
         assert_eq!(r.proven, Some(want), "{file} with {left} left");
         // The engine's memory cap counts one table a thread.
         let tables = s.memory().saturating_sub(s.nodes() * 100);

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use cabra::search::toy::Hex;
-use cabra::search::{Game, Limits, Report, SearchConfig, Searcher};
+use cabra::search::{Budget, Game, Report, SearchConfig, Searcher};
 
 type H5 = Hex<5>;
 type H7 = Hex<7>;
@@ -30,7 +30,7 @@ fn untimed<M>(mut r: Report<M>) -> Report<M> {
 fn one_thread_with_a_seed_is_reproducible() {
     let run = |seed| {
         let mut s = Searcher::new(H5::new(), config(1, seed));
-        untimed(s.search(&Limits::none().iterations(20_000)))
+        untimed(s.search(&Budget::iterations(20_000)))
     };
     let a = run(7);
     assert_eq!(a, run(7));
@@ -38,8 +38,8 @@ fn one_thread_with_a_seed_is_reproducible() {
     // Continuing a search is reproducible too.
     let twice = |seed| {
         let mut s = Searcher::new(H5::new(), config(1, seed));
-        s.search(&Limits::none().iterations(5_000));
-        untimed(s.search(&Limits::none().iterations(5_000)))
+        s.search(&Budget::iterations(5_000));
+        untimed(s.search(&Budget::iterations(5_000)))
     };
     assert_eq!(twice(3), twice(3));
 }
@@ -49,7 +49,7 @@ fn iteration_limits_are_exact() {
     for threads in [1, 2, 3] {
         for n in [0, 1, 63, 64, 65, 1_001] {
             let mut s = Searcher::new(H7::new(), config(threads, 1));
-            let r = s.search(&Limits::none().iterations(n));
+            let r = s.search(&Budget::iterations(n));
             assert_eq!(r.iterations, n, "{threads} threads");
             let visits: u64 = r.top.iter().map(|t| t.visits).sum();
             assert_eq!(visits, n, "every iteration passes through a root move");
@@ -64,7 +64,7 @@ fn two_threads_prove_what_one_proves() {
     let pos = TicTacToe::from_moves(&[0, 3, 1, 4]);
     for threads in [1, 2] {
         let mut s = Searcher::new(pos, config(threads, 1));
-        let r = s.search(&Limits::none().iterations(5_000));
+        let r = s.search(&Budget::iterations(5_000));
         assert_eq!(r.best, Some(2), "{threads} threads");
         assert_eq!(r.proven, Some(Proven::Win), "{threads} threads");
     }
@@ -75,7 +75,7 @@ fn node_limits_are_exact() {
     for threads in [1, 2] {
         for n in [1, 2, 500, 4_321] {
             let mut s = Searcher::new(H7::new(), config(threads, 1));
-            let r = s.search(&Limits::none().nodes(n));
+            let r = s.search(&Budget::nodes(n));
             // The threads grow one tree, checking the limit under its lock.
             assert_eq!(r.nodes, n, "{threads} threads");
             assert_eq!(s.nodes() as u64, r.nodes);
@@ -86,11 +86,14 @@ fn node_limits_are_exact() {
     // one node at a time meets that moment at every step.
     let mut s = Searcher::new(H7::new(), config(2, 1));
     for n in 2..=6_000 {
-        assert_eq!(s.search(&Limits::none().nodes(n)).nodes, n);
+        assert_eq!(s.search(&Budget::nodes(n)).nodes, n);
     }
     // The first limit reached wins.
     let mut s = Searcher::new(H7::new(), config(1, 1));
-    let r = s.search(&Limits::none().nodes(1_000_000).iterations(300));
+    let r = s.search(&Budget {
+        nodes: Some(1_000_000),
+        ..Budget::iterations(300)
+    });
     assert_eq!(r.iterations, 300);
 }
 
@@ -99,7 +102,7 @@ fn time_limit_is_kept_loosely() {
     for threads in [1, 2] {
         let mut s = Searcher::new(H7::new(), config(threads, 1));
         let t0 = Instant::now();
-        let r = s.search(&Limits::none().time(Duration::from_millis(150)));
+        let r = s.search(&Budget::time(Duration::from_millis(150)));
         let wall = t0.elapsed().as_secs_f64();
         assert!(r.seconds >= 0.150, "{}", r.seconds);
         // Tests share the machine (a loaded one runs late); how near the
@@ -122,19 +125,19 @@ fn stop_flag_ends_an_unlimited_search() {
     };
     let mut s = Searcher::new(H7::new(), config(2, 1));
     let t0 = Instant::now();
-    let r = s.search(&Limits::none().stop_flag(flag.clone()));
+    let r = s.search_until(&Budget::UNLIMITED, &flag);
     raiser.join().unwrap();
     assert!(t0.elapsed() < Duration::from_secs(2));
     assert!(r.iterations > 0);
     // Still raised: the next search stops at once.
-    assert_eq!(s.search(&Limits::none().stop_flag(flag)).iterations, 0);
+    assert_eq!(s.search_until(&Budget::UNLIMITED, &flag).iterations, 0);
 }
 
 #[test]
 fn advance_keeps_the_subtree_of_the_move_played() {
     for threads in [1, 2] {
         let mut s = Searcher::new(H5::new(), config(threads, 5));
-        let r = s.search(&Limits::none().iterations(30_000));
+        let r = s.search(&Budget::iterations(30_000));
         let best = r.top[0].clone();
         s.advance(best.mv);
         assert_eq!(s.position(), &H5::from_moves(&[best.mv]));
@@ -142,12 +145,12 @@ fn advance_keeps_the_subtree_of_the_move_played() {
         assert!(nodes > 1_000 && nodes < r.nodes as usize, "{nodes}");
         // The new root's children carry the statistics: every visit of the
         // old child but the one that created it went through one of them.
-        let kept = s.search(&Limits::none().iterations(0));
+        let kept = s.search(&Budget::iterations(0));
         let visits: u64 = kept.top.iter().map(|t| t.visits).sum();
         assert_eq!(visits, best.visits - 1);
         assert_eq!(kept.nodes as usize, nodes);
         // And it searches on from there.
-        let more = s.search(&Limits::none().iterations(1_000));
+        let more = s.search(&Budget::iterations(1_000));
         let visits2: u64 = more.top.iter().map(|t| t.visits).sum();
         assert_eq!(visits2, visits + 1_000);
     }
@@ -156,17 +159,17 @@ fn advance_keeps_the_subtree_of_the_move_played() {
 #[test]
 fn advance_to_an_unexplored_move_starts_afresh() {
     let mut s = Searcher::new(H7::new(), config(1, 5));
-    s.search(&Limits::none().iterations(10));
+    s.search(&Budget::iterations(10));
     let mut legal = Vec::new();
     s.position().legal_moves(&mut legal);
-    let r = s.search(&Limits::none().iterations(0));
+    let r = s.search(&Budget::iterations(0));
     let unexplored = *legal
         .iter()
         .find(|m| r.top.iter().all(|t| t.mv != **m))
         .unwrap();
     s.advance(unexplored);
     assert_eq!(s.nodes(), 1);
-    assert_eq!(s.search(&Limits::none().iterations(100)).iterations, 100);
+    assert_eq!(s.search(&Budget::iterations(100)).iterations, 100);
 }
 
 #[test]
@@ -178,13 +181,13 @@ fn node_cap_stops_growth_not_the_search() {
             ..config(threads, 2)
         };
         let mut s = Searcher::new(H7::new(), config);
-        let r = s.search(&Limits::none().iterations(50_000));
+        let r = s.search(&Budget::iterations(50_000));
         assert_eq!(r.iterations, 50_000);
         assert_eq!(r.nodes, cap as u64, "{threads} threads");
         let visits: u64 = r.top.iter().map(|t| t.visits).sum();
         assert_eq!(visits, 50_000, "playouts go on from the leaves");
         let slots = s.slots();
-        let r = s.search(&Limits::none().iterations(20_000));
+        let r = s.search(&Budget::iterations(20_000));
         assert_eq!(r.nodes, cap as u64);
         assert_eq!(s.slots(), slots, "no arena growth at the cap");
     }

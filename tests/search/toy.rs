@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::hash::Hash;
 
 use cabra::search::toy::{Hex, TicTacToe};
-use cabra::search::{Game, Limits, Proven, Report, SearchConfig, Searcher, Uct};
+use cabra::search::{Budget, Game, Proven, Report, SearchConfig, Searcher, Uct};
 
 /// Exact value of `g` for the side to move (1 win, 0.5 draw, 0 loss).
 fn value<G: Game + Hash + Eq>(g: &G, memo: &mut HashMap<G, f32>) -> f32 {
@@ -59,7 +59,7 @@ fn search<G: Game>(g: G, config: SearchConfig, iterations: u64) -> Report<G::Mov
         top_moves: 100,
         ..config
     };
-    Searcher::new(g, config).search(&Limits::none().iterations(iterations))
+    Searcher::new(g, config).search(&Budget::iterations(iterations))
 }
 
 fn proven_of(v: f32) -> Proven {
@@ -309,7 +309,7 @@ fn the_move_to_play_is_always_in_the_listed_moves() {
                 seed: i as u64,
                 ..SearchConfig::default()
             };
-            let r = Searcher::new(pos, config).search(&Limits::none().iterations(iterations));
+            let r = Searcher::new(pos, config).search(&Budget::iterations(iterations));
             let best = r.best.expect("the game is on");
             assert!(
                 r.top.iter().any(|m| m.mv == best),

@@ -5,7 +5,7 @@
 use crate::common::*;
 
 use cabra::engine::Proven;
-use cabra::engine::{Budget, EngineConfig, EngineHandle, Report, Request, defaults};
+use cabra::engine::{Budget, EngineConfig, EngineHandle, Report, Request};
 use cabra::game::record::parse_record;
 use cabra::game::{Move, Position};
 
@@ -19,7 +19,7 @@ fn load(rel: &str) -> Position {
 /// listing `top` moves.
 fn think(pos: &Position, iterations: u64, top: usize) -> Report<Move> {
     let config = EngineConfig::parse("threads=1,seed=1").unwrap();
-    let engine = EngineHandle::new(config, &defaults::SEARCH);
+    let engine = EngineHandle::new(config);
     let request = Request::new(*pos)
         .limits(Budget::iterations(iterations))
         .top_moves(top);

@@ -10,10 +10,11 @@ mod query;
 use std::io::{self, Write};
 use std::sync::mpsc;
 
-use cabra::engine::{EngineHandle, Job, Progress, Thinker, defaults, parse_threads};
+use cabra::engine::{EngineHandle, Job, Progress, Thinker, parse_threads};
 
 use super::lines::read_line;
 use super::options::{EngineOptions, all_cores};
+use crate::cli::defaults;
 use control::{Control, Tag};
 use query::{Answer, Defaults, Failure, Query};
 
@@ -148,7 +149,8 @@ fn answer(q: &Query, thinker: &mut Thinker) -> io::Result<()> {
         let thought = if pos.status().is_over() {
             None
         } else {
-            Some(thinker.search(&q.request(turn), &mut |_: &Progress| {}))
+            let search = thinker.search(&q.request(turn), &mut |_: &Progress| {});
+            Some(search.expect("a query's limits are above 0 (Query::of)"))
         };
         emit(&Answer::new(q, turn, &pos, thought.as_ref()))?;
     }

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use cabra::engine::defaults::{ANALYSIS, Options};
+use crate::cli::defaults::{ANALYSIS, Options};
 use cabra::engine::{
     Budget, EngineConfig, MAX_COUNT, ReportView, Request, Thought, group, parse_count,
     parse_duration,
@@ -135,6 +135,8 @@ fn duration(v: &Value) -> Result<Duration, String> {
             .as_f64()
             .filter(|s| *s > 0.0 && *s < 1e7)
             .map(Duration::from_secs_f64)
+            // Below a nanosecond is no time either.
+            .filter(|d| !d.is_zero())
             .ok_or_else(|| {
                 "\"time\" must be a number of seconds above 0 and below 10,000,000".to_string()
             }),
@@ -281,7 +283,7 @@ impl Query {
     /// search of `cabra search` (the move to play), so that the two agree.
     pub fn request(&self, turn: usize) -> Request {
         Request::new(self.position(turn))
-            .limits(self.limits)
+            .limits(self.limits.limited())
             .top_moves(self.top)
             .fresh()
     }
@@ -344,7 +346,7 @@ mod tests {
 
     /// The limits a query's searches get.
     fn budget(q: &Query) -> Budget {
-        let engine = cabra::engine::EngineHandle::new(q.config.clone(), &ANALYSIS);
+        let engine = ANALYSIS.handle(q.config.clone());
         engine.budget(&q.request(0))
     }
 

@@ -19,14 +19,15 @@ mod table;
 use std::path::PathBuf;
 
 use anyhow::{Context, bail};
-use cabra::engine::analysis::{BLUNDER, INACCURACY, MISTAKE, MoveAnalysis, Summary, analyze};
-use cabra::engine::{EngineHandle, Request, defaults};
+use cabra::engine::analysis::{BLUNDER, INACCURACY, MISTAKE, MoveAnalysis, PlayerSummary, analyze};
+use cabra::engine::{EngineHandle, Request};
 use cabra::game::Position;
 use serde::Serialize;
 
 use super::check::GameJson;
 use super::options::{EngineOptions, RulesOptions};
 use super::shards::Shard;
+use crate::cli::defaults;
 
 /// Arguments of `cabra analyze`.
 #[derive(clap::Args, Debug)]
@@ -106,7 +107,7 @@ pub struct Analysis {
     /// moves finished).
     pub interrupted: bool,
     pub moves: Vec<MoveAnalysis>,
-    pub summary: [Summary; 2],
+    pub summary: [PlayerSummary; 2],
     pub result: GameJson,
 }
 
@@ -135,7 +136,7 @@ pub fn analyze_game(
             shown.set_position(done as u64);
         })
     });
-    let (moves, summary) = job.wait()?;
+    let (moves, summary) = job.wait()??;
     bar.finish_and_clear();
     let mut budget_json = serde_json::Map::new();
     if let Some(t) = budget.time {

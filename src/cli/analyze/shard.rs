@@ -8,13 +8,14 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use anyhow::Context;
-use cabra::engine::{Request, Stopper, defaults};
+use cabra::engine::{Request, Stopper};
 use cabra::game::Position;
 
 use super::collection::{Item, gather, hash, save_list};
 use super::records::{GameRecord, WorkHeader, check_same, read_records};
 use super::summary::{Notes, summary};
 use super::{AnalyzeArgs, analyze_game};
+use crate::cli::defaults;
 use crate::cli::shards::jsonl::Appender;
 use crate::cli::shards::lock::lock_records;
 use crate::cli::shards::{Shard, check_shard, engine_identity, records_file};

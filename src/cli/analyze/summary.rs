@@ -9,14 +9,14 @@ use serde::{Deserialize, Serialize};
 
 use super::records::{GameRecord, WorkHeader};
 use crate::cli::shards::ranges;
-use cabra::engine::analysis::Summary;
+use cabra::engine::analysis::PlayerSummary;
 use cabra::engine::plural;
 
 /// What the summary needs of one game's analysis.
 #[derive(Deserialize)]
 struct View {
     placements: usize,
-    summary: [Summary; 2],
+    summary: [PlayerSummary; 2],
     result: ResultView,
 }
 
@@ -32,7 +32,7 @@ struct GameLine {
     file: String,
     placements: usize,
     result: String,
-    summary: [Summary; 2],
+    summary: [PlayerSummary; 2],
 }
 
 /// What a run or a merge adds to the summary.
@@ -59,18 +59,18 @@ pub struct Notes {
 struct Json<'a> {
     work: &'a WorkHeader,
     games: Vec<GameLine>,
-    totals: [Summary; 2],
+    totals: [PlayerSummary; 2],
     #[serde(flatten)]
     notes: &'a Notes,
 }
 
 /// The players' totals over `games`: marks added up, average loss over
 /// all their placements.
-fn totals(games: &[GameLine]) -> [Summary; 2] {
+fn totals(games: &[GameLine]) -> [PlayerSummary; 2] {
     [1u8, 2].map(|player| {
-        let mut t = Summary {
+        let mut t = PlayerSummary {
             player,
-            ..Summary::default()
+            ..PlayerSummary::default()
         };
         let mut loss = 0.0;
         for g in games {

@@ -412,7 +412,7 @@ fn get(g: &mut Gtp, args: &[String]) -> Reply {
     let mut config = g.engine.config();
     config.budget = g
         .engine
-        .budget(&Search::new(*g.line.position()).limits(g.limits));
+        .budget(&Search::new(*g.line.position()).limits(g.limits.limited()));
     let mut lines: Vec<String> = KEYS
         .iter()
         .map(|k| format!("{} {}", k.name, k.get(&config)))

@@ -17,11 +17,12 @@ use std::collections::HashSet;
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 
-use cabra::engine::{Budget, EngineHandle, Job, Progress, Request, Thought, defaults};
+use cabra::engine::{Budget, EngineHandle, Job, Progress, Request, Thought};
 use cabra::game::{GameLine, Position, Rules};
 
 use super::lines::{Line, read_line};
 use super::options::EngineOptions;
+use crate::cli::defaults;
 use clock::Clock;
 use line::{MAX_LINE, Parsed, answer};
 
@@ -109,7 +110,8 @@ impl Gtp {
             return;
         }
         let request = Request::analysis(pos).until_stopped();
-        self.pondering = Some(self.engine.start(request, |_: &Progress| {}));
+        // Its limits are none: it starts.
+        self.pondering = self.engine.start(request, |_: &Progress| {}).ok();
     }
 
     /// Stops the search on the opponent's time, keeping its tree.
@@ -124,7 +126,7 @@ impl Gtp {
     fn move_request(&self) -> Request {
         let pos = *self.line.position();
         Request::new(pos)
-            .limits(self.limits)
+            .limits(self.limits.limited())
             .share(self.clock.allocation(pos.to_move(), &pos))
     }
 }

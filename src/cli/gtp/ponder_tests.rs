@@ -5,11 +5,7 @@ use super::*;
 
 fn session(config: &str) -> Gtp {
     let config = cabra::engine::EngineConfig::parse(config).unwrap();
-    let mut gtp = Gtp::new(
-        EngineHandle::new(config, &defaults::GTP),
-        Rules::default(),
-        false,
-    );
+    let mut gtp = Gtp::new(defaults::GTP.handle(config), Rules::default(), false);
     gtp.set_ponder(true);
     gtp
 }

@@ -185,7 +185,8 @@ impl Gtp {
         let pos = *self.line.position();
         let mover = pos.to_move();
         let search = match request.kind {
-            // Until the next line, within the configuration's node limit.
+            // Until the next line, within the configuration's node limit
+            // (until stopped without one).
             Kind::Analyze => {
                 let nodes = self.limits.nodes.or(self.engine.config().budget.nodes);
                 Search::analysis(pos).limits(Budget {
@@ -198,10 +199,6 @@ impl Gtp {
         let search = search
             .report_every(request.interval)
             .top_moves(request.maxmoves);
-        let search = match (request.kind, &search.limits) {
-            (Kind::Analyze, None) => search.until_stopped(),
-            _ => search,
-        };
         let (resign, maxmoves, kind) = (self.resign, request.maxmoves, request.kind);
         let start = Instant::now();
         let job = self.engine.spawn(move |t| -> io::Result<Option<Move>> {
@@ -211,7 +208,7 @@ impl Gtp {
                 written: Ok(()),
                 last: None,
             };
-            let thought = t.search(&search, &mut lines);
+            let thought = t.search(&search, &mut lines).map_err(io::Error::other)?;
             let view = ReportView::of(&pos, &thought);
             let decision = decide(&thought.report, resign);
             if kind == Kind::Genmove || !thought.interrupted {

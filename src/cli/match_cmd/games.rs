@@ -180,7 +180,7 @@ pub fn play_all(
                     seed.wrapping_mul(0x9E37_79B9).wrapping_add(pair as u64),
                     usize::from(opts.opening_min),
                     usize::from(opts.opening_max),
-                ),
+                )?,
                 None,
             ),
         };
@@ -212,7 +212,8 @@ pub fn play_all(
             &opening,
             clock,
             &stop,
-        ) else {
+        )?
+        else {
             return Ok(None);
         };
         let seconds = began.elapsed().as_secs_f64();

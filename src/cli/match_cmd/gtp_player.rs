@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use cabra::engine::format_duration;
-use cabra::engine::matches::{Fault, OnClock, Player};
+use cabra::engine::matches::{Contestant, Fault, OnClock};
 use cabra::game::{Move, Position, Rules, parse_move};
 
 use super::players::Limits;
@@ -195,7 +195,7 @@ fn seconds(t: Duration) -> String {
     }
 }
 
-impl Player for GtpPlayer {
+impl Contestant for GtpPlayer {
     fn genmove(&mut self, pos: &Position, clock: Option<OnClock>) -> Result<Move, Fault> {
         self.sync(pos)?;
         let player = pos.to_move().number();

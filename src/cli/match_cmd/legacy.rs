@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use cabra::engine::clock::allocation;
 use cabra::engine::format_duration;
-use cabra::engine::matches::{Fault, OnClock, Player};
+use cabra::engine::matches::{Contestant, Fault, OnClock};
 use cabra::game::record::write_game;
 use cabra::game::{Move, Position, parse_move};
 
@@ -75,7 +75,7 @@ impl LegacyPlayer {
     }
 }
 
-impl Player for LegacyPlayer {
+impl Contestant for LegacyPlayer {
     /// On a clock, an old build searches for the time this build would
     /// give the placement (it cannot stop early).
     fn genmove(&mut self, pos: &Position, clock: Option<OnClock>) -> Result<Move, Fault> {

@@ -27,11 +27,12 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use cabra::engine::clock::TimeControl;
 use cabra::engine::sprt::Sprt;
-use cabra::engine::{EngineConfig, defaults, group, parse_count, parse_duration};
+use cabra::engine::{EngineConfig, group, parse_count, parse_duration};
 
 use super::options::{BudgetOptions, parse_engine};
 use super::shards::lock::lock_records;
 use super::shards::{Shard, check_shard, engine_identity, fnv64};
+use crate::cli::defaults;
 use games::{Plan, play_all};
 use players::{Limits, Spec, parse_spec};
 use records::{MatchHeader, Recorder, ResultRecord, check_same, read_records, records_file};

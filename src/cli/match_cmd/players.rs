@@ -8,13 +8,14 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use cabra::engine::clock::TimeControl;
-use cabra::engine::matches::{EnginePlayer, Fault, Player};
-use cabra::engine::{EngineConfig, defaults, format_duration};
+use cabra::engine::matches::{Contestant, EnginePlayer, Fault};
+use cabra::engine::{EngineConfig, format_duration};
 use cabra::game::{Position, Rules};
 
 use super::gtp_player::GtpPlayer;
 use super::legacy::LegacyPlayer;
 use super::process::split_command;
+use crate::cli::defaults;
 
 /// The limits of a program's moves (an engine configuration carries its own).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -148,14 +149,14 @@ impl Spec {
         limits: &Limits,
         seed: u64,
         stop: &Arc<AtomicBool>,
-    ) -> Result<Box<dyn Player>, Fault> {
+    ) -> Result<Box<dyn Contestant>, Fault> {
         Ok(match self {
             Spec::Engine(config) => {
                 let config = EngineConfig {
                     seed: Some(seed ^ config.seed.unwrap_or(0)),
                     ..config.clone()
                 };
-                Box::new(EnginePlayer::new(config, &defaults::MATCH, stop))
+                Box::new(EnginePlayer::new(defaults::MATCH.handle(config), stop))
             }
             Spec::Gtp { argv, .. } => {
                 let mut p = GtpPlayer::start(argv, limits.clone(), seed)?;

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use cabra::engine::elo::{Summary, pentanomial};
+use cabra::engine::elo::{EloSummary, pentanomial};
 use cabra::engine::format_duration;
 use cabra::engine::sprt::{Sprt, SprtState};
 use serde::Serialize;
@@ -42,7 +42,7 @@ struct MatchJson<'a> {
     a: &'a str,
     b: &'a str,
     #[serde(flatten)]
-    summary: Summary,
+    summary: EloSummary,
     /// Whether a signal ended the match early (the summary counts the
     /// games finished).
     interrupted: bool,
@@ -117,7 +117,7 @@ pub struct Report<'a> {
 /// number from 0; `None`: not played here), as text or JSON.
 pub fn match_summary(games: &[Option<ResultRecord>], report: Report) -> anyhow::Result<String> {
     let scores: Vec<Option<f64>> = games.iter().map(|r| r.as_ref().map(|r| r.score)).collect();
-    let summary = Summary::from_scores(&scores, true);
+    let summary = EloSummary::from_scores(&scores, true);
     let (pairs, unpaired) = pentanomial(&scores);
     let played: Vec<&ResultRecord> = games.iter().flatten().collect();
     let forfeits: Vec<ForfeitJson> = played

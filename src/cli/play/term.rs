@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use cabra::engine::{Request, defaults};
+use cabra::engine::Request;
 use cabra::game::{Player, Position, Status};
 use rustyline::completion::{Completer, FilenameCompleter, Pair};
 use rustyline::error::ReadlineError;
@@ -22,6 +22,7 @@ use rustyline::{Context, Editor, Helper};
 use super::PlayArgs;
 use super::commands::{self, Input, SPECS};
 use super::session::{Options, Response, Session, Ui};
+use crate::cli::defaults;
 use crate::cli::render::fit;
 use crate::cli::{signals, style};
 use cabra::engine::{Progress, group};

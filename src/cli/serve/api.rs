@@ -8,7 +8,7 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use cabra::engine::{Budget, defaults};
+use cabra::engine::Budget;
 use cabra::game::record::{parse_record, write_record};
 use cabra::game::{
     Move, Piece, Placement, Player, Position, Rules, parse_move, parse_placement_or_cells, table,
@@ -23,6 +23,7 @@ use super::App;
 use super::guard::{ApiError, Body, Json};
 use super::state::{Aim, aim, aimed_json, shapes_json, state_json, why};
 use super::store::lock;
+use crate::cli::defaults;
 
 type Answer = Result<axum::Json<Value>, ApiError>;
 

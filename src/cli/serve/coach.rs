@@ -170,9 +170,12 @@ pub async fn hint(
     let (tx, rx) = tokio::sync::oneshot::channel::<Value>();
     let permit = threads_for(&app, &game, taken).await;
     let request = Request::analysis(pos)
-        .limits(limits)
+        .limits(limits.limited())
         .report_every(REPORT_EVERY);
-    let work = move |t: &mut Thinker| t.search(&request, &mut Quiet);
+    let work = move |t: &mut Thinker| {
+        t.search(&request, &mut Quiet)
+            .expect("a hint's limits are checked (BudgetRequest::limits)")
+    };
     let (app2, game2) = (app.clone(), game.clone());
     run_job(&game, Busy::Hinting, permit, work, move |g, t: Thought| {
         let unchanged = *g.line.position() == pos;

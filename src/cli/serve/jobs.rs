@@ -244,14 +244,18 @@ pub async fn think(
             let g = lock(&game);
             (*g.line.position(), g.presence.clone())
         };
-        let request = Request::new(pos).limits(limits).report_every(REPORT_EVERY);
+        let request = Request::new(pos)
+            .limits(limits.limited())
+            .report_every(REPORT_EVERY);
         let mut follow = Follow {
             presence,
             pos,
             abandoned: false,
         };
         let work = move |t: &mut Thinker| {
-            let thought = t.search(&request, &mut follow);
+            let thought = t
+                .search(&request, &mut follow)
+                .expect("a move's limits are checked (BudgetRequest::limits)");
             (thought, follow.abandoned)
         };
         let (app2, game2) = (app.clone(), game.clone());
@@ -320,7 +324,7 @@ pub async fn start_analysis(
 ) -> Result<Response, ApiError> {
     let limits = req
         .limits()?
-        .or(cabra::engine::defaults::SERVE_ANALYSIS.budget);
+        .or(crate::cli::defaults::SERVE_ANALYSIS.budget);
     let game = app.store.get(&id)?;
     let (version, busy, taken, line, rules) = {
         let mut g = lock(&game);
@@ -347,6 +351,7 @@ pub async fn start_analysis(
                     data: json!({ "done": done, "total": total }).to_string(),
                 });
             })
+            .expect("the analysis's limits are checked (BudgetRequest::limits)")
         };
         run_job(
             &game,

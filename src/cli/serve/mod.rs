@@ -44,11 +44,12 @@ use axum::http::StatusCode;
 use axum::routing::{get, post};
 use cabra::engine::memory::MIN_SHARE;
 use cabra::engine::units::{format_bytes, parse_bytes};
-use cabra::engine::{EngineConfig, EngineHandle, TreeMemory, defaults, parse_duration};
+use cabra::engine::{EngineConfig, EngineHandle, TreeMemory, parse_duration};
 use cabra::game::Rules;
 use tokio::sync::Semaphore;
 
 use super::options::{EngineOptions, RulesOptions};
+use crate::cli::defaults;
 use guard::ApiError;
 use store::Store;
 
@@ -157,7 +158,7 @@ impl App {
             seed,
             ..self.config.clone()
         };
-        EngineHandle::with_memory(config, &defaults::SERVE, &self.memory)
+        EngineHandle::with_memory(config, &self.memory).with_fallback(defaults::SERVE.budget)
     }
 }
 

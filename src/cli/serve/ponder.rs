@@ -72,7 +72,8 @@ pub fn maybe(app: &Arc<App>, game: &Arc<Mutex<Game>>, g: &mut Game) {
     let id = g.id.clone();
     let serial = NEXT.fetch_add(1, Ordering::Relaxed);
     let work = move |t: &mut Thinker| {
-        t.search(&request, &mut count);
+        // Its limits are none: nothing to refuse.
+        let _ = t.search(&request, &mut count);
     };
     let job = g.engine.spawn_then(work, move |()| {
         drop(permit);

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
-use cabra::engine::analysis::{MoveAnalysis, Summary};
+use cabra::engine::analysis::{MoveAnalysis, PlayerSummary};
 use cabra::engine::{EngineHandle, Stopper};
 use cabra::game::{GameLine, Move, Position, Rules};
 use rand::Rng;
@@ -62,7 +62,7 @@ pub struct Analysis {
     /// One entry per placement analyzed.
     pub moves: Vec<MoveAnalysis>,
     /// Totals per player.
-    pub summary: [Summary; 2],
+    pub summary: [PlayerSummary; 2],
     /// Whether every placement of `line` was analyzed.
     pub complete: bool,
 }
@@ -370,11 +370,13 @@ impl Store {
 
 #[cfg(test)]
 mod tests {
+    use cabra::engine::EngineConfig;
+
     use super::*;
-    use cabra::engine::{EngineConfig, defaults};
+    use crate::cli::defaults;
 
     fn engine() -> EngineHandle {
-        EngineHandle::new(EngineConfig::default(), &defaults::PLAY)
+        defaults::PLAY.handle(EngineConfig::default())
     }
 
     #[test]

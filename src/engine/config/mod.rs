@@ -22,8 +22,10 @@ use super::playout::Policy;
 use super::units::{format_duration, parse_count, parse_duration};
 use super::value::{self, Weights};
 use crate::search::{DEFAULT_THREAT_VISITS, SearchConfig, Uct};
-pub use values::{MAX_THREADS, parse_threads};
-use values::{on_off, opt, parse_bool, parse_percent, parse_positive};
+pub use values::{KeyValueError, MAX_THREADS, parse_threads};
+use values::{
+    on_off, opt, out_of_range, parse_bool, parse_fraction, parse_percent, parse_positive,
+};
 
 /// One engine: how it searches, how its playouts choose, and how long it
 /// thinks per move.
@@ -39,17 +41,19 @@ pub struct EngineConfig {
     pub playout: Policy,
     /// Keep the tree between moves.
     pub reuse: bool,
-    /// On a game clock, stop a search once its move is settled
-    /// ([`super::Budget::early_stop`]).
+    /// On a game clock, stop a move's search once its move is settled:
+    /// when the most visited move leads every other by more visits than
+    /// the rest of its time can give.
     pub early_stop: bool,
     /// In a position proven lost or drawn, search on without the solver
     /// for the move that gives the opponent the most chances to go wrong
     /// (among those that keep a draw; `swindle.rs`).
     pub swindle: bool,
-    /// Threads searching the tree together; `None`: the front end's
-    /// default ([`super::defaults`]).
+    /// Threads searching the tree together; `None`: one (the `cabra`
+    /// commands fill in their own default).
     pub threads: Option<usize>,
-    /// The random seed of the search; `None`: the front end's default.
+    /// The random seed of the search; `None`: 0 (the `cabra` commands
+    /// fill in their own default).
     pub seed: Option<u64>,
     /// The limits of a search (`time`, `iterations`, `nodes`); unlimited:
     /// the front end's default. See [`Budget::resolve`] for which limits
@@ -76,7 +80,7 @@ pub struct Key {
     pub value: &'static str,
     /// What it does.
     pub help: &'static str,
-    set: fn(&mut EngineConfig, &str) -> Result<(), String>,
+    set: fn(&mut EngineConfig, &str) -> Result<(), KeyValueError>,
     get: fn(&EngineConfig) -> String,
 }
 
@@ -99,12 +103,7 @@ pub const KEYS: &[Key] = &[
                 .parse::<u8>()
                 .ok()
                 .filter(|&n| n <= levels::TOP)
-                .ok_or_else(|| {
-                    format!(
-                        "'{v}' is not a level, 0 to {} (`cabra engines` lists them)",
-                        levels::TOP
-                    )
-                })?;
+                .ok_or_else(|| out_of_range(v, "a level", 0, levels::TOP.into()))?;
             c.set_level(n);
             Ok(())
         },
@@ -115,9 +114,11 @@ pub const KEYS: &[Key] = &[
         value: "E",
         help: "the level whose rating is nearest to E (`cabra engines` lists the ratings)",
         set: |c, v| {
-            let e = v
-                .parse::<i32>()
-                .map_err(|_| format!("'{v}' is not a rating, e.g. elo=800"))?;
+            let e = v.parse::<i32>().map_err(|_| KeyValueError::NotANumber {
+                value: v.to_string(),
+                what: "a rating",
+                example: "elo=800",
+            })?;
             c.set_level(levels::Level::nearest(e).number);
             Ok(())
         },
@@ -131,7 +132,7 @@ pub const KEYS: &[Key] = &[
         set: |c, v| {
             c.temperature = match v.parse::<f32>() {
                 Ok(x) if (0.0..=100.0).contains(&x) => x,
-                _ => return Err(format!("'{v}' is not a temperature, 0 to 100")),
+                _ => return Err(out_of_range(v, "a temperature", 0, 100)),
             };
             Ok(())
         },
@@ -162,13 +163,7 @@ pub const KEYS: &[Key] = &[
         value: "X|inf",
         help: "first-play urgency: the value of an untried move, 0 to 1, or inf (every move once first)",
         set: |c, v| {
-            c.search.uct.fpu = match v.to_ascii_lowercase().as_str() {
-                "inf" | "infinity" => f32::INFINITY,
-                _ => match v.parse::<f32>() {
-                    Ok(x) if (0.0..=1.0).contains(&x) => x,
-                    _ => return Err(format!("'{v}' is not a value from 0 to 1 or inf")),
-                },
-            };
+            c.search.uct.fpu = parse_fraction(v, true)?;
             Ok(())
         },
         get: |c| match c.search.uct.fpu {
@@ -181,10 +176,7 @@ pub const KEYS: &[Key] = &[
         value: "X",
         help: "below the root, how much lower the first-play urgency is for each class of the learnt move order below the first (with prior=on)",
         set: |c, v| {
-            c.search.uct.fpu_drop = match v.parse::<f32>() {
-                Ok(x) if (0.0..=1.0).contains(&x) => x,
-                _ => return Err(format!("'{v}' is not a value from 0 to 1")),
-            };
+            c.search.uct.fpu_drop = parse_fraction(v, false)?;
             Ok(())
         },
         get: |c| c.search.uct.fpu_drop.to_string(),
@@ -226,7 +218,11 @@ pub const KEYS: &[Key] = &[
                         c.search.threats = true;
                         c.search.threat_visits = n;
                     }
-                    _ => return Err(format!("'{v}' is not on, off or a visit count")),
+                    _ => {
+                        return Err(KeyValueError::NotOnOffOrCount {
+                            value: v.to_string(),
+                        });
+                    }
                 },
             }
             Ok(())
@@ -263,7 +259,7 @@ pub const KEYS: &[Key] = &[
         set: |c, v| {
             c.playout.pblock = v
                 .parse::<u8>()
-                .map_err(|_| format!("'{v}' is not a number of redraws, 0 to 255"))?;
+                .map_err(|_| out_of_range(v, "a number of redraws", 0, 255))?;
             Ok(())
         },
         get: |c| c.playout.pblock.to_string(),
@@ -296,7 +292,7 @@ pub const KEYS: &[Key] = &[
             c.playout.weights = if v == "builtin" {
                 Weights::Builtin
             } else {
-                Weights::File(value::load(std::path::Path::new(v))?)
+                Weights::File(value::load(std::path::Path::new(v)).map_err(KeyValueError::Weights)?)
             };
             Ok(())
         },
@@ -357,7 +353,7 @@ pub const KEYS: &[Key] = &[
         value: "N",
         help: "threads searching one tree together, 1 to 256 (default: the command's)",
         set: |c, v| {
-            c.threads = Some(parse_threads(v).map_err(|e| e.to_string())?);
+            c.threads = Some(parse_threads(v).map_err(KeyValueError::Value)?);
             Ok(())
         },
         get: |c| opt(c.threads, |n| n.to_string()),
@@ -369,7 +365,7 @@ pub const KEYS: &[Key] = &[
         set: |c, v| {
             c.seed = Some(
                 v.parse::<u64>()
-                    .map_err(|_| format!("'{v}' is not a seed, 0 to 18446744073709551615"))?,
+                    .map_err(|_| out_of_range(v, "a seed", 0, u64::MAX))?,
             );
             Ok(())
         },
@@ -380,7 +376,7 @@ pub const KEYS: &[Key] = &[
         value: "T",
         help: "time per move, e.g. 200ms or 2s (default: the command's)",
         set: |c, v| {
-            c.budget.time = Some(parse_duration(v).map_err(|e| e.to_string())?);
+            c.budget.time = Some(parse_duration(v).map_err(KeyValueError::Value)?);
             Ok(())
         },
         get: |c| opt(c.budget.time, format_duration),
@@ -390,7 +386,7 @@ pub const KEYS: &[Key] = &[
         value: "N",
         help: "iterations per move, e.g. 50k (default: the command's)",
         set: |c, v| {
-            c.budget.iterations = Some(parse_count(v).map_err(|e| e.to_string())?);
+            c.budget.iterations = Some(parse_count(v).map_err(KeyValueError::Value)?);
             Ok(())
         },
         get: |c| opt(c.budget.iterations, |n| n.to_string()),
@@ -400,7 +396,7 @@ pub const KEYS: &[Key] = &[
         value: "N",
         help: "stop once the tree holds this many nodes (default: the command's)",
         set: |c, v| {
-            c.budget.nodes = Some(parse_count(v).map_err(|e| e.to_string())?);
+            c.budget.nodes = Some(parse_count(v).map_err(KeyValueError::Value)?);
             Ok(())
         },
         get: |c| opt(c.budget.nodes, |n| n.to_string()),
@@ -606,6 +602,7 @@ impl EngineConfig {
 /// Why an engine configuration (`"default,c=0.3"`) or a key's value was
 /// refused; the message names what is accepted.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum ConfigError {
     /// A key written without its value (`c` for `c=0.3`).
     #[error("'{0}' is a key: give it a value, e.g. {0}={value}", value = default_value(.0))]
@@ -622,12 +619,13 @@ pub enum ConfigError {
     #[error("unknown key '{0}'{hint} (keys: {keys})", hint = suggest(.0), keys = key_names())]
     UnknownKey(String),
     /// A value the key does not take.
-    #[error("{why}")]
+    #[error("{why}{note}", note = value_note(key))]
     BadValue {
         /// The key.
         key: &'static str,
-        /// What the key takes instead.
-        why: String,
+        /// Why, and what the key takes instead.
+        #[source]
+        why: KeyValueError,
     },
     /// The error of one `key=value` item of a configuration.
     #[error("in '{item}': {source}")]
@@ -637,6 +635,14 @@ pub enum ConfigError {
         /// Why it was refused.
         source: Box<ConfigError>,
     },
+}
+
+/// What a refused value of `key` adds: where its values are listed.
+fn value_note(key: &str) -> &'static str {
+    match key {
+        "level" => " (`cabra engines` lists them)",
+        _ => "",
+    }
 }
 
 /// A key's value in the default engine.

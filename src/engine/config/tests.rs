@@ -178,3 +178,63 @@ fn a_level_sets_its_search_and_the_top_level_gives_it_back() {
     let random = EngineConfig::parse("random").unwrap();
     assert!(random.fixed_level().is_some_and(|l| l.is_random()));
 }
+
+#[test]
+fn a_refused_value_says_why_in_types_and_keeps_its_source() {
+    use std::error::Error;
+
+    use crate::engine::units::ValueError;
+    let why = |text: &str| match EngineConfig::parse(text).unwrap_err() {
+        ConfigError::In { source, .. } => match *source {
+            ConfigError::BadValue { why, .. } => why,
+            e => panic!("{e:?}"),
+        },
+        e => panic!("{e:?}"),
+    };
+    assert_eq!(
+        why("c=-1"),
+        KeyValueError::NotPositive { value: "-1".into() }
+    );
+    let top = u64::from(crate::engine::levels::TOP);
+    assert_eq!(
+        why("level=12"),
+        KeyValueError::OutOfRange {
+            value: "12".into(),
+            what: "a level",
+            min: 0,
+            max: top,
+        }
+    );
+    assert_eq!(
+        EngineConfig::parse("level=12").unwrap_err().to_string(),
+        format!("in 'level=12': '12' is not a level, 0 to {top} (`cabra engines` lists them)")
+    );
+    assert_eq!(
+        why("fpu=2").to_string(),
+        "'2' is not a value from 0 to 1 or inf"
+    );
+    assert_eq!(
+        why("seed=-1").to_string(),
+        "'-1' is not a seed, 0 to 18446744073709551615"
+    );
+    // A limit's own error is the source.
+    let e = EngineConfig::new_with("iterations", "0");
+    assert_eq!(
+        e.source().unwrap().downcast_ref::<KeyValueError>(),
+        Some(&KeyValueError::Value(ValueError::CountTooSmall))
+    );
+    let w = why("weights=no/such/file.bin");
+    assert!(
+        w.to_string().starts_with("cannot read 'no/such/file.bin'"),
+        "{w}"
+    );
+    let io = w.source().unwrap().source().unwrap();
+    assert!(io.downcast_ref::<std::io::Error>().is_some(), "{io:?}");
+}
+
+impl EngineConfig {
+    /// The error of setting `key` to `value` on the default engine.
+    fn new_with(key: &str, value: &str) -> ConfigError {
+        EngineConfig::default().set(key, value).unwrap_err()
+    }
+}

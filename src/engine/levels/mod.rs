@@ -23,6 +23,7 @@ use crate::search::{MoveStats, Proven, Report};
 
 /// One strength level.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Level {
     /// Its number: 0 is the random reference, 1 the weakest level.
     pub number: u8,

@@ -166,9 +166,9 @@ fn suite(kind: crate::engine::tactics::Kind) -> Vec<(&'static str, Position)> {
 
 /// The move of level `n` with `seed` at `pos`, given `time`.
 fn level_move(n: u8, seed: u64, pos: &Position, time: std::time::Duration) -> Move {
-    use crate::engine::{Budget, EngineConfig, EngineHandle, Request, defaults};
+    use crate::engine::{Budget, EngineConfig, EngineHandle, Request};
     let config = EngineConfig::parse(&format!("level={n},seed={seed}")).unwrap();
-    let engine = EngineHandle::new(config, &defaults::PLAY);
+    let engine = EngineHandle::new(config);
     let request = Request::new(*pos).limits(Budget::time(time));
     let thought = engine.search(request).unwrap();
     thought.report.best.expect("a move")

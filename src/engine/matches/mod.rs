@@ -1,11 +1,10 @@
 //! Games between two players from random openings, for `cabra match` and
 //! `cabra selfplay`. A player is anything that answers "your move" for a
-//! position ([`Player`]): an in-process engine ([`EnginePlayer`]) or,
+//! position ([`Contestant`]): an in-process engine ([`EnginePlayer`]) or,
 //! in the front end, another program. A player that fails to give a legal
 //! placement (an illegal one, a crash, an unreadable answer, no answer in
 //! time, a resignation) loses the game, and the record says why.
 
-use std::fmt;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -13,38 +12,46 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
+use thiserror::Error;
 
 pub use super::clock::OnClock;
 use super::clock::TimeControl;
 use super::config::EngineConfig;
-use super::defaults::Defaults;
 use super::engine::Progress;
 use super::handle::{EngineHandle, Listener, Request};
 use super::units::format_duration;
-use crate::game::{Move, Placement, Player as Colour, Position, below};
+use crate::game::{Move, Placement, PlacementError, Player as Colour, Position, below};
 
 /// Why a player lost a game off the board.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum Fault {
-    /// It answered a placement that is not legal in the position.
+    /// It answered a move that is not legal in the position.
+    #[error("illegal placement {placement} ({source})")]
     Illegal {
-        /// The placement, as answered.
-        placement: String,
+        /// The move, as answered.
+        placement: Move,
         /// Why it is not legal.
-        why: String,
+        #[source]
+        source: PlacementError,
     },
     /// Its answer could not be read as a placement (or the protocol broke).
+    #[error("unreadable answer: {0}")]
     Garbage(String),
     /// It answered with an error instead of a placement.
+    #[error("answered an error: {0}")]
     Refused(String),
     /// It stopped running (exit status or signal, and what it said last).
+    #[error("crashed: {0}")]
     Crashed(String),
     /// It took longer than allowed for one answer.
+    #[error("no answer within {}", format_duration(*limit))]
     Timeout {
         /// The time allowed (the time per move and the margin).
         limit: Duration,
     },
     /// It resigned.
+    #[error("resigned")]
     Resigned,
 }
 
@@ -63,21 +70,44 @@ impl Fault {
     }
 }
 
-impl fmt::Display for Fault {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Fault::Illegal { placement, why } => {
-                write!(f, "illegal placement {placement} ({why})")
-            }
-            Fault::Garbage(what) => write!(f, "unreadable answer: {what}"),
-            Fault::Refused(what) => write!(f, "answered an error: {what}"),
-            Fault::Crashed(what) => write!(f, "crashed: {what}"),
-            Fault::Timeout { limit } => {
-                write!(f, "no answer within {}", format_duration(*limit))
-            }
-            Fault::Resigned => f.write_str("resigned"),
-        }
-    }
+/// Why a game (or its opening) could not be set up; nothing was played.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum MatchError {
+    /// An engine of [`play_engines`] whose configuration limits no search
+    /// (no `time`, `iterations` or `nodes`, and no level below the top).
+    #[error(
+        "engine {player} sets no limit (time, iterations or nodes): its searches would never end"
+    )]
+    Unlimited {
+        /// Which: 0 = the first given, 1 = the second.
+        player: usize,
+    },
+    /// The player to move first after the opening is not 0 or 1
+    /// ([`play_game`], [`play_engines`]).
+    #[error("the player to move first is 0 or 1 (the first or the second given), not {0}")]
+    NoSuchPlayer(usize),
+    /// A placement of the opening is not legal where it comes
+    /// ([`play_game`], [`play_engines`]).
+    #[error("placement {number} of the opening, {placement}, is not legal: {source}")]
+    IllegalOpening {
+        /// Its number in the opening, from 1.
+        number: usize,
+        /// The placement.
+        placement: Placement,
+        /// Why it is not legal there.
+        #[source]
+        source: PlacementError,
+    },
+    /// An opening's least length is above its greatest
+    /// ([`random_opening`]).
+    #[error("an opening of {min} to {max} placements: the least is above the most")]
+    OpeningLengths {
+        /// The least length asked for.
+        min: usize,
+        /// The greatest length asked for.
+        max: usize,
+    },
 }
 
 /// A game's clock: the time control, and how far past its time left a
@@ -90,8 +120,9 @@ pub struct Clock {
     pub margin: Duration,
 }
 
-/// One side of a game: gives a placement for the side to move.
-pub trait Player {
+/// One side of a game: gives a placement for the side to move. (A
+/// contestant plays one colour, a [`crate::game::Player`], in each game.)
+pub trait Contestant {
     /// The move for the side to move in `pos`, whose record is the whole
     /// game so far (opening included), with `clock` left in a game on a
     /// clock. The caller checks legality and time.
@@ -100,7 +131,7 @@ pub trait Player {
     /// The game is over (or abandoned); `pos` is where it ended.
     fn finish(&mut self, _pos: &Position) {}
 
-    /// What the search behind the last [`Player::genmove`] saw, for
+    /// What the search behind the last [`Contestant::genmove`] saw, for
     /// training data (`None`: a program, or nothing to say).
     fn searched(&mut self) -> Option<SearchNote> {
         None
@@ -113,6 +144,7 @@ const NOTED_MOVES: usize = 25;
 /// What an engine's search saw before a placement: the training targets
 /// of a self-play game (docs/TRAINING.md).
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct SearchNote {
     /// The search's estimate that the side to move wins (draws half).
     pub winrate: f64,
@@ -145,28 +177,29 @@ impl Listener for MatchStop {
 }
 
 impl EnginePlayer {
-    /// A fresh engine with this (completed) configuration, in the front end
-    /// of `defaults`; `stop` stops its searches (stopping a match stops the
-    /// searches in progress).
-    pub fn new(config: EngineConfig, defaults: &Defaults, stop: &Arc<AtomicBool>) -> EnginePlayer {
+    /// A player whose moves `engine` searches, with the limits of its
+    /// configuration or its fallback ([`EngineHandle::with_fallback`]):
+    /// off a clock, an engine that sets none would search forever. `stop`
+    /// stops its searches (stopping a match stops the searches in
+    /// progress).
+    pub fn new(engine: EngineHandle, stop: &Arc<AtomicBool>) -> EnginePlayer {
         EnginePlayer {
-            engine: EngineHandle::new(config, defaults),
+            engine,
             stop: stop.clone(),
             last: None,
         }
     }
 }
 
-impl Player for EnginePlayer {
+impl Contestant for EnginePlayer {
     /// The engine's limits as [`super::Budget::resolve`] settles them: on a
     /// clock, at most its [`super::clock::allocation`].
     fn genmove(&mut self, pos: &Position, clock: Option<OnClock>) -> Result<Move, Fault> {
         let request = Request::new(*pos).clock(clock).top_moves(NOTED_MOVES);
-        let thought = (self
-            .engine
-            .start(request, MatchStop(self.stop.clone()))
-            .wait())
-        .map_err(|e| Fault::Crashed(e.to_string()))?;
+        let job = (self.engine)
+            .start_with(request, MatchStop(self.stop.clone()))
+            .map_err(|e| Fault::Refused(e.to_string()))?;
+        let thought = job.wait().map_err(|e| Fault::Crashed(e.to_string()))?;
         let r = &thought.report;
         let floor = r.iterations / 100;
         self.last = Some(SearchNote {
@@ -190,6 +223,7 @@ impl Player for EnginePlayer {
 
 /// A game lost off the board.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Forfeit {
     /// The player who lost: 0 = the first given, 1 = the second.
     pub loser: usize,
@@ -201,6 +235,7 @@ pub struct Forfeit {
 
 /// A finished game between two players.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct GameRecord {
     /// The final position (its history is the whole game, opening
     /// included; a forfeited game stops where the fault happened).
@@ -221,7 +256,7 @@ pub struct GameRecord {
     /// The placements each player made (0 = the first given).
     pub moves: [u32; 2],
     /// What the search saw before each placement after the opening, in
-    /// order ([`Player::searched`]).
+    /// order ([`Contestant::searched`]).
     pub searches: Vec<Option<SearchNote>>,
 }
 
@@ -236,18 +271,54 @@ impl GameRecord {
 /// `players[first]` moves first after `opening`, on `clock` if given (a
 /// player whose move takes longer than its time left and the margin loses
 /// the game). Returns `None` when `stop` is raised before the game ends.
+///
+/// `first` is 0 or 1, and every placement of `opening` must be legal
+/// where it comes: otherwise the game is not played (no player is asked
+/// anything) and the error says what is wrong.
 pub fn play_game(
-    players: [&mut dyn Player; 2],
+    players: [&mut dyn Contestant; 2],
     first: usize,
     start: Position,
     opening: &[Placement],
     clock: Option<Clock>,
     stop: &AtomicBool,
-) -> Option<GameRecord> {
-    let mut pos = start;
-    for &mv in opening {
-        pos.play_unchecked(mv);
+) -> Result<Option<GameRecord>, MatchError> {
+    let pos = after_opening(first, start, opening)?;
+    Ok(play_from(players, first, pos, opening.len(), clock, stop))
+}
+
+/// The position after `opening` from `start`, once `first` is known to
+/// name a player.
+fn after_opening(
+    first: usize,
+    start: Position,
+    opening: &[Placement],
+) -> Result<Position, MatchError> {
+    if first > 1 {
+        return Err(MatchError::NoSuchPlayer(first));
     }
+    let mut pos = start;
+    for (i, &placement) in opening.iter().enumerate() {
+        pos.play(placement)
+            .map_err(|source| MatchError::IllegalOpening {
+                number: i + 1,
+                placement,
+                source,
+            })?;
+    }
+    Ok(pos)
+}
+
+/// [`play_game`] from `pos`, the position after an opening of `opening`
+/// placements.
+fn play_from(
+    players: [&mut dyn Contestant; 2],
+    first: usize,
+    mut pos: Position,
+    opening: usize,
+    clock: Option<Clock>,
+    stop: &AtomicBool,
+) -> Option<GameRecord> {
     // The player that moves first after the opening plays the colour to
     // move at the end of it (whoever moves next, after a swap or a time
     // machine too).
@@ -299,8 +370,8 @@ pub fn play_game(
                     continue;
                 }
                 Err(e) => Fault::Illegal {
-                    placement: mv.to_string(),
-                    why: e.to_string(),
+                    placement: mv,
+                    source: e,
                 },
             },
             Err(f) => f,
@@ -337,7 +408,7 @@ pub fn play_game(
     };
     Some(GameRecord {
         position: pos,
-        opening: opening.len(),
+        opening,
         first,
         a_colour,
         score,
@@ -348,9 +419,11 @@ pub fn play_game(
     })
 }
 
-/// Plays one game between two in-process engines, fresh for the game
-/// (seeded from `seed`, with the limits of `match` when theirs set none);
-/// see [`play_game`].
+/// Plays one game between two in-process engines, fresh for the game and
+/// seeded from `seed` (a seed of their configuration mixed in), each with
+/// the limits of its configuration: one that sets none (no `time`,
+/// `iterations` or `nodes`, and no level below the top) is an error, as
+/// are those of [`play_game`], before any engine starts.
 pub fn play_engines(
     configs: [&EngineConfig; 2],
     first: usize,
@@ -358,20 +431,32 @@ pub fn play_engines(
     opening: &[Placement],
     seed: u64,
     stop: &Arc<AtomicBool>,
-) -> Option<GameRecord> {
+) -> Result<Option<GameRecord>, MatchError> {
+    let pos = after_opening(first, start, opening)?;
+    if let Some(player) =
+        (0..2).find(|&i| configs[i].budget.is_unlimited() && configs[i].fixed_level().is_none())
+    {
+        return Err(MatchError::Unlimited { player });
+    }
     let player = |config: &EngineConfig, salt: u64| {
         // Each game its own seed (the configuration's, if any, mixed in).
         let own = config.seed.unwrap_or(0);
-        let options = super::defaults::Options::default();
         let config = EngineConfig {
             seed: Some(own ^ seed ^ salt),
-            ..options.complete(config, &super::defaults::MATCH)
+            ..config.clone()
         };
-        EnginePlayer::new(config, &super::defaults::MATCH, stop)
+        EnginePlayer::new(EngineHandle::new(config), stop)
     };
     let mut a = player(configs[0], 0xA);
     let mut b = player(configs[1], 0xB);
-    play_game([&mut a, &mut b], first, start, opening, None, stop)
+    Ok(play_from(
+        [&mut a, &mut b],
+        first,
+        pos,
+        opening.len(),
+        None,
+        stop,
+    ))
 }
 
 /// Plays `games` games, `concurrency` at a time: `play(g)` plays game
@@ -426,10 +511,22 @@ const OPENING_DRAWS: u32 = 64;
 /// is drawn again: such a prefix decides the game before the engines play
 /// (9 of the 500 openings of five 200-game matches did), which only adds
 /// noise to a match. The opening stops short if no fair placement turns up
-/// in 64 draws.
-pub fn random_opening(start: &Position, seed: u64, min: usize, max: usize) -> Vec<Placement> {
+/// in 64 draws (or the game has fewer placements in it). `min` above `max`
+/// is an error.
+pub fn random_opening(
+    start: &Position,
+    seed: u64,
+    min: usize,
+    max: usize,
+) -> Result<Vec<Placement>, MatchError> {
+    if min > max {
+        return Err(MatchError::OpeningLengths { min, max });
+    }
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let len = min + below(&mut rng, (max - min + 1) as u32) as usize;
+    // No game is longer than u32::MAX placements: a longer span draws as
+    // that (and `max - min + 1` cannot overflow).
+    let span = u32::try_from(max - min).map_or(u32::MAX, |s| s.saturating_add(1));
+    let len = min + below(&mut rng, span) as usize;
     let mut pos = *start;
     let mut moves = Vec::new();
     'placements: while moves.len() < len {
@@ -447,7 +544,7 @@ pub fn random_opening(start: &Position, seed: u64, min: usize, max: usize) -> Ve
         }
         break;
     }
-    moves
+    Ok(moves)
 }
 
 #[cfg(test)]

@@ -2,14 +2,13 @@
 
 use super::*;
 use crate::engine::clock::allocation;
-use crate::engine::defaults;
 
 #[test]
 fn openings_never_hand_the_next_player_a_win_in_one() {
     // About 2% of uniform prefixes of 2-4 placements do (seed 95 is
     // the first), so 500 seeds would meet several without the redraw.
     for seed in 0..500 {
-        let opening = random_opening(&Position::new(), seed, 2, 4);
+        let opening = random_opening(&Position::new(), seed, 2, 4).unwrap();
         assert!((2..=4).contains(&opening.len()), "seed {seed}");
         let mut pos = Position::new();
         for &mv in &opening {
@@ -25,7 +24,7 @@ fn openings_never_hand_the_next_player_a_win_in_one() {
 fn a_game_between_tiny_engines_finishes_with_fair_colours() {
     let a = EngineConfig::parse("iterations=50").unwrap();
     let b = EngineConfig::parse("baseline,iterations=50").unwrap();
-    let opening = random_opening(&Position::new(), 3, 2, 4);
+    let opening = random_opening(&Position::new(), 3, 2, 4).unwrap();
     assert!((2..=4).contains(&opening.len()));
     for first in 0..2 {
         let g = play_engines(
@@ -36,6 +35,7 @@ fn a_game_between_tiny_engines_finishes_with_fair_colours() {
             9,
             &Arc::new(AtomicBool::new(false)),
         )
+        .unwrap()
         .unwrap();
         assert!(g.position.status().is_over());
         assert_eq!(&g.position.placements()[..opening.len()], &opening[..]);
@@ -48,7 +48,7 @@ fn a_game_between_tiny_engines_finishes_with_fair_colours() {
 /// the fault.
 struct Scripted(Vec<Result<Move, Fault>>);
 
-impl Player for Scripted {
+impl Contestant for Scripted {
     fn genmove(&mut self, _: &Position, _: Option<OnClock>) -> Result<Move, Fault> {
         if self.0.is_empty() {
             return Err(Fault::Garbage("script ended".into()));
@@ -60,27 +60,38 @@ impl Player for Scripted {
 #[test]
 fn a_faulty_player_loses_with_its_reason_whichever_colour_it_has() {
     let stop = AtomicBool::new(false);
-    let opening = random_opening(&Position::new(), 5, 2, 2);
+    let opening = random_opening(&Position::new(), 5, 2, 2).unwrap();
     let taken = opening[0];
     for first in 0..2 {
         for faulty in 0..2 {
             let mut good = EnginePlayer::new(
-                EngineConfig::parse("iterations=30,seed=1").unwrap(),
-                &defaults::MATCH,
+                EngineHandle::new(EngineConfig::parse("iterations=30,seed=1").unwrap()),
                 &Arc::new(AtomicBool::new(false)),
             );
             // The faulty player answers a placement already on the board.
             let mut bad = Scripted(vec![Ok(Move::Place(taken))]);
-            let players: [&mut dyn Player; 2] = if faulty == 0 {
+            let players: [&mut dyn Contestant; 2] = if faulty == 0 {
                 [&mut bad, &mut good]
             } else {
                 [&mut good, &mut bad]
             };
-            let g = play_game(players, first, Position::new(), &opening, None, &stop).unwrap();
+            let g = play_game(players, first, Position::new(), &opening, None, &stop)
+                .unwrap()
+                .unwrap();
             let f = g.forfeit.expect("a forfeit");
             assert_eq!(f.loser, faulty);
             assert_eq!(f.fault.kind(), "illegal");
             assert!(f.fault.to_string().contains("already taken"), "{}", f.fault);
+            // The move and the rule it broke, in types; the rule is the source.
+            match &f.fault {
+                Fault::Illegal { placement, source } => {
+                    assert_eq!(*placement, Move::Place(taken));
+                    assert!(matches!(source, PlacementError::Occupied(_)), "{source}");
+                }
+                other => panic!("{other:?}"),
+            }
+            let source = std::error::Error::source(&f.fault).expect("a source");
+            assert!(source.downcast_ref::<PlacementError>().is_some());
             assert_eq!(g.score, if faulty == 0 { 0.0 } else { 1.0 });
             // The game stops where the fault happened.
             assert_eq!(g.position.plies(), f.ply);
@@ -92,12 +103,14 @@ fn a_faulty_player_loses_with_its_reason_whichever_colour_it_has() {
 #[test]
 fn faults_name_their_kind_and_a_stop_is_no_result() {
     let stop = AtomicBool::new(false);
-    let opening = random_opening(&Position::new(), 6, 2, 2);
+    let opening = random_opening(&Position::new(), 6, 2, 2).unwrap();
     let mut a = Scripted(vec![Err(Fault::Timeout {
         limit: Duration::from_millis(1100),
     })]);
     let mut b = Scripted(vec![]);
-    let g = play_game([&mut a, &mut b], 0, Position::new(), &opening, None, &stop).unwrap();
+    let g = play_game([&mut a, &mut b], 0, Position::new(), &opening, None, &stop)
+        .unwrap()
+        .unwrap();
     let f = g.forfeit.unwrap();
     assert_eq!((f.loser, f.fault.kind()), (0, "timeout"));
     assert_eq!(f.fault.to_string(), "no answer within 1.1s");
@@ -105,7 +118,11 @@ fn faults_name_their_kind_and_a_stop_is_no_result() {
     stop.store(true, Ordering::SeqCst);
     let mut a = Scripted(vec![Err(Fault::Crashed("killed".into()))]);
     let mut b = Scripted(vec![]);
-    assert!(play_game([&mut a, &mut b], 0, Position::new(), &opening, None, &stop).is_none());
+    assert!(
+        play_game([&mut a, &mut b], 0, Position::new(), &opening, None, &stop)
+            .unwrap()
+            .is_none()
+    );
 }
 
 /// A player that takes `delay` for each placement (the first legal
@@ -115,7 +132,7 @@ struct Slow {
     seen: Vec<Option<OnClock>>,
 }
 
-impl Player for Slow {
+impl Contestant for Slow {
     fn genmove(&mut self, pos: &Position, clock: Option<OnClock>) -> Result<Move, Fault> {
         self.seen.push(clock);
         std::thread::sleep(self.delay);
@@ -128,7 +145,7 @@ impl Player for Slow {
 #[test]
 fn the_clock_runs_down_gets_its_increments_and_falls() {
     let stop = AtomicBool::new(false);
-    let opening = random_opening(&Position::new(), 7, 2, 2);
+    let opening = random_opening(&Position::new(), 7, 2, 2).unwrap();
     let ms = Duration::from_millis;
     let clock = Clock {
         control: TimeControl {
@@ -150,6 +167,7 @@ fn the_clock_runs_down_gets_its_increments_and_falls() {
         Some(clock),
         &stop,
     )
+    .unwrap()
     .unwrap();
     // Each placement costs 100 ms (more on a busy machine) and gives
     // back 25: A's clock falls first.
@@ -174,7 +192,9 @@ fn the_clock_runs_down_gets_its_increments_and_falls() {
         seen: Vec::new(),
     };
     let (mut a, mut b) = (quick(), quick());
-    let g = play_game([&mut a, &mut b], 0, Position::new(), &opening, None, &stop).unwrap();
+    let g = play_game([&mut a, &mut b], 0, Position::new(), &opening, None, &stop)
+        .unwrap()
+        .unwrap();
     assert!(g.forfeit.is_none() && g.position.status().is_over());
     assert!(a.seen.iter().chain(&b.seen).all(Option::is_none));
 }
@@ -184,7 +204,8 @@ fn an_engine_on_a_clock_spends_its_share_or_less() {
     let ms = Duration::from_millis;
     for early_stop in ["on", "off"] {
         let config = EngineConfig::parse(&format!("earlystop={early_stop}")).unwrap();
-        let mut p = EnginePlayer::new(config, &defaults::MATCH, &Arc::new(AtomicBool::new(false)));
+        let engine = EngineHandle::new(config);
+        let mut p = EnginePlayer::new(engine, &Arc::new(AtomicBool::new(false)));
         let pos = Position::new();
         let clock = OnClock {
             left: ms(2000),
@@ -225,4 +246,64 @@ fn games_run_side_by_side_and_come_back_in_order() {
     assert_eq!(out, (0..9).map(|g| g * 10).collect::<Vec<_>>());
     assert!((2..=3).contains(&most.load(Ordering::SeqCst)));
     assert!(play_concurrently(0, 4, |g| g).is_empty());
+}
+
+#[test]
+fn a_game_that_cannot_be_set_up_is_refused_before_it_starts() {
+    let stop = Arc::new(AtomicBool::new(false));
+    let opening = random_opening(&Position::new(), 5, 2, 2).unwrap();
+    // The second placement of this opening takes the first one's cubes.
+    let bad = [opening[0], opening[0]];
+    let asked = |players: &[Scripted; 2]| players.iter().map(|p| p.0.len()).collect::<Vec<_>>();
+    let mut players = [Scripted(vec![]), Scripted(vec![])];
+    let [a, b] = &mut players;
+    let e = play_game([a, b], 0, Position::new(), &bad, None, &stop).unwrap_err();
+    match &e {
+        MatchError::IllegalOpening {
+            number, placement, ..
+        } => assert_eq!((*number, *placement), (2, opening[0])),
+        other => panic!("{other:?}"),
+    }
+    assert!(e.to_string().contains("already taken"), "{e}");
+    assert!(std::error::Error::source(&e).is_some());
+    assert_eq!(asked(&players), [0, 0]);
+    // The first to move is the first given (0) or the second (1), no other.
+    let [a, b] = &mut players;
+    assert_eq!(
+        play_game([a, b], 7, Position::new(), &opening, None, &stop).unwrap_err(),
+        MatchError::NoSuchPlayer(7)
+    );
+    let engine = EngineConfig::parse("iterations=30").unwrap();
+    let engines = [&engine; 2];
+    assert_eq!(
+        play_engines(engines, 7, Position::new(), &opening, 1, &stop).unwrap_err(),
+        MatchError::NoSuchPlayer(7)
+    );
+    assert!(matches!(
+        play_engines(engines, 0, Position::new(), &bad, 1, &stop),
+        Err(MatchError::IllegalOpening { number: 2, .. })
+    ));
+    // An engine without limits would never move: refused.
+    let endless = EngineConfig::default();
+    assert_eq!(
+        play_engines([&engine, &endless], 0, Position::new(), &opening, 1, &stop).unwrap_err(),
+        MatchError::Unlimited { player: 1 }
+    );
+    // A level's iterations are its limits.
+    let level = EngineConfig::parse("level=3").unwrap();
+    let g = play_engines([&level, &engine], 0, Position::new(), &opening, 1, &stop);
+    assert!(g.unwrap().unwrap().position.status().is_over());
+}
+
+#[test]
+fn an_opening_of_more_placements_than_the_least_is_refused() {
+    let start = Position::new();
+    assert_eq!(
+        random_opening(&start, 1, 5, 2),
+        Err(MatchError::OpeningLengths { min: 5, max: 2 })
+    );
+    // Lengths past any game's end draw a whole game's worth at most.
+    let all = random_opening(&start, 1, 0, usize::MAX).unwrap();
+    assert!(all.len() < 200, "{}", all.len());
+    assert_eq!(random_opening(&start, 1, 3, 3).unwrap().len(), 3);
 }

@@ -25,7 +25,8 @@ const HEADER: usize = 8 + 4 + 4 + 4;
 pub const SIZE: usize = HEADER + 4 * PARAMS + 8;
 
 /// Why a weights file cannot be read.
-#[derive(Debug, Error, PartialEq, Eq)]
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum WeightsError {
     /// No bytes at all.
     #[error("the file is empty")]

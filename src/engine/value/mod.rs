@@ -14,8 +14,9 @@ pub mod format;
 pub mod train;
 
 use std::collections::HashMap;
+use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::{LazyLock, Mutex};
+use std::sync::{Arc, LazyLock, Mutex};
 
 use crate::game::Position;
 use features::INPUTS;
@@ -138,15 +139,81 @@ pub fn builtin() -> Option<&'static Net> {
 static LOADED: LazyLock<Mutex<HashMap<PathBuf, &'static Net>>> =
     LazyLock::new(|| Mutex::new(HashMap::new()));
 
+/// Why the weights file at a path could not be loaded ([`load`]); its
+/// [`std::error::Error::source`] is the [`std::io::Error`] or the
+/// [`WeightsError`].
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum LoadError {
+    /// The file could not be read.
+    Read {
+        /// The path given.
+        path: PathBuf,
+        /// What reading it said (shared, so that the error can be cloned).
+        error: Arc<std::io::Error>,
+    },
+    /// The file was read but holds no weights this build can use.
+    Weights {
+        /// The path given.
+        path: PathBuf,
+        /// What is wrong with its bytes.
+        error: WeightsError,
+    },
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Read { path, error } => {
+                write!(f, "cannot read '{}': {error}", path.display())
+            }
+            LoadError::Weights { path, error } => write!(f, "'{}': {error}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LoadError::Read { error, .. } => Some(&**error),
+            LoadError::Weights { error, .. } => Some(error),
+        }
+    }
+}
+
+impl PartialEq for LoadError {
+    /// The same path and the same failure (a read error by its kind).
+    fn eq(&self, other: &LoadError) -> bool {
+        match (self, other) {
+            (LoadError::Read { path: a, error: e }, LoadError::Read { path: b, error: f }) => {
+                a == b && e.kind() == f.kind()
+            }
+            (
+                LoadError::Weights { path: a, error: e },
+                LoadError::Weights { path: b, error: f },
+            ) => a == b && e == f,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for LoadError {}
+
 /// The network in the weights file at `path`, read once per process.
-pub fn load(path: &Path) -> Result<&'static Net, String> {
+pub fn load(path: &Path) -> Result<&'static Net, LoadError> {
     let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(net) = loaded.get(path) {
         return Ok(net);
     }
-    let bytes = read_capped(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
-    let net = Net::from_bytes(&bytes, &path.display().to_string())
-        .map_err(|e| format!("'{}': {e}", path.display()))?;
+    let bytes = read_capped(path).map_err(|e| LoadError::Read {
+        path: path.to_path_buf(),
+        error: Arc::new(e),
+    })?;
+    let net =
+        Net::from_bytes(&bytes, &path.display().to_string()).map_err(|e| LoadError::Weights {
+            path: path.to_path_buf(),
+            error: e,
+        })?;
     // Kept for the process's life: a configuration is copied into every
     // search, and the weights are read-only.
     let net: &'static Net = Box::leak(Box::new(net));

@@ -92,6 +92,7 @@ impl Default for TrainConfig {
 
 /// What one epoch achieved.
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub struct Epoch {
     /// 1 for the first.
     pub number: usize,

@@ -77,8 +77,8 @@ fn stress<G: Game + Hash + Eq + Debug>(
     let mut walks: Vec<_> = (0..(threads * LANES) as u64)
         .map(|i| Walk::new(&G::Playout::default(), seed ^ (i << 8), table.clone()))
         .collect();
-    let limits = crate::search::Limits::none();
-    let stop = Stopper::new(&limits, std::time::Instant::now());
+    let limits = crate::search::Budget::UNLIMITED;
+    let stop = Stopper::new(&limits, None, std::time::Instant::now());
     let shared = Shared::new(&mut w);
     let done: u64 = std::thread::scope(|s| {
         let runs: Vec<_> = walks

@@ -48,8 +48,8 @@ fn threads_sharing_a_tree_run_the_iteration_limit_together() {
     let mut walks: Vec<_> = (0..2 * LANES as u64)
         .map(|i| Walk::new(&(), i, None))
         .collect();
-    let limits = crate::search::Limits::none();
-    let stop = Stopper::new(&limits, std::time::Instant::now());
+    let limits = crate::search::Budget::UNLIMITED;
+    let stop = Stopper::new(&limits, None, std::time::Instant::now());
     let shared = Shared::new(&mut w);
     let (early, late) = walks.split_at_mut(LANES);
     let first = Worker::run_shared(&shared, early, &root, 3_000, u64::MAX, &stop);

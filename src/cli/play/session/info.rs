@@ -27,8 +27,8 @@ impl Session {
             .ok_or_else(|| format!("expected a level from 1 (the weakest) to {TOP} (the full engine), found '{value}'"))?;
         let mut config = self.engine.config();
         config.set_level(n);
-        let config = cabra::engine::defaults::Options::default()
-            .complete(&config, &cabra::engine::defaults::PLAY);
+        let config =
+            crate::cli::defaults::Options::default().complete(&config, &crate::cli::defaults::PLAY);
         self.engine.set_config(config);
         let l = Level::get(n).expect("a level of the table");
         Ok(if l.is_top() {

@@ -16,8 +16,8 @@ use std::time::Duration;
 use cabra::engine::Proven;
 use cabra::engine::clock::{OnClock, TimeControl};
 use cabra::engine::{
-    Budget, EngineHandle, Failed, Job, Progress, ReportView, Request, Thought, format_duration,
-    group, plural,
+    Budget, EngineHandle, Job, Progress, ReportView, Request, SearchError, Thought,
+    format_duration, group, plural,
 };
 use cabra::game::record::Record;
 use cabra::game::{GameLine, Move, Piece, PlacementList, Player, Position, Status, parse_move};

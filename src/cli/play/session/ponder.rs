@@ -20,7 +20,8 @@ impl Session {
             return;
         }
         let request = Request::analysis(pos).until_stopped();
-        self.pondering = Some(self.engine.start(request, |_: &Progress| {}));
+        // Its limits are none: it starts.
+        self.pondering = self.engine.start(request, |_: &Progress| {}).ok();
     }
 
     /// Stops the search on the player's time, if one runs, and waits for

@@ -8,7 +8,7 @@ const GO_ROWS: usize = 8;
 impl Session {
     /// Searches the current position for the move to play with the
     /// session's budget (or on the engine's clock), showing progress.
-    fn think(&mut self) -> Result<Thought, Failed> {
+    fn think(&mut self) -> Result<Thought, SearchError> {
         let pos = *self.line.position();
         let clock = self.clock.map(|c| OnClock {
             left: c.left,
@@ -23,7 +23,7 @@ impl Session {
             clock,
             self.budget.nodes.or(self.engine.config().budget.nodes),
         ) {
-            (None, _) => request.limits(self.budget),
+            (None, _) => request.limits(self.budget.limited()),
             (Some(_), Some(nodes)) => request.limits(Budget {
                 nodes: Some(nodes),
                 ..Budget::UNLIMITED

@@ -61,15 +61,12 @@ fn the_engine_plays_on_its_clock_and_the_clock_runs_down() {
 fn the_clock_stands_for_a_limit_given_at_start() {
     // As `cabra play --iterations 1`, then `set clock`: the clock's share
     // sets the search, not the one iteration.
-    let engine = EngineHandle::new(
-        EngineConfig {
-            threads: Some(1),
-            seed: Some(1),
-            budget: Budget::iterations(1),
-            ..EngineConfig::default()
-        },
-        &defaults::PLAY,
-    );
+    let engine = defaults::PLAY.handle(EngineConfig {
+        threads: Some(1),
+        seed: Some(1),
+        budget: Budget::iterations(1),
+        ..EngineConfig::default()
+    });
     let record = Record {
         position: Position::new(),
         header: Vec::new(),

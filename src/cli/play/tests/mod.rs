@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use cabra::engine::{Budget, EngineConfig, EngineHandle, defaults, parse_duration};
+use cabra::engine::{Budget, EngineConfig, parse_duration};
 use cabra::game::Position;
 use cabra::game::record::{Record, parse_game, write_game};
 use rand::SeedableRng;
@@ -13,6 +13,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::commands;
 use super::session::{Options, QuietUi, Session, You};
+use crate::cli::defaults;
 
 mod clock;
 mod fuzz;
@@ -37,14 +38,11 @@ fn session_with(you: You, interactive: bool) -> Session {
         position: Position::new(),
         header: Vec::new(),
     };
-    let engine = EngineHandle::new(
-        EngineConfig {
-            threads: Some(1),
-            seed: Some(1),
-            ..EngineConfig::default()
-        },
-        &defaults::PLAY,
-    );
+    let engine = defaults::PLAY.handle(EngineConfig {
+        threads: Some(1),
+        seed: Some(1),
+        ..EngineConfig::default()
+    });
     Session::new(
         record,
         None,

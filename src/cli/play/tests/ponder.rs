@@ -3,7 +3,7 @@
 use super::*;
 
 fn pondering_session(config: &str) -> Session {
-    let engine = EngineHandle::new(EngineConfig::parse(config).unwrap(), &defaults::PLAY);
+    let engine = defaults::PLAY.handle(EngineConfig::parse(config).unwrap());
     let record = Record {
         position: Position::new(),
         header: Vec::new(),

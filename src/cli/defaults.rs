@@ -1,15 +1,16 @@
-//! What each front end asks of the engine when nothing else says: one
-//! table, read by the front ends, their help texts and the docs.
+//! What each command asks of the engine when nothing else says: one
+//! table, read by the commands, their help texts and the docs. (The
+//! engine itself has no defaults: a command gives its limits to its
+//! engine handle as the fallback, `EngineHandle::with_fallback`.)
 //!
 //! A search's limits come from the request, then the engine
 //! configuration (with the command's options filled in where it sets
-//! none), then this table ([`super::Budget::resolve`]); its threads and
-//! seed from the configuration, then the options, then this table.
+//! none), then this table (`Budget::resolve`); its threads and seed from
+//! the configuration, then the options, then this table.
 
 use std::time::Duration;
 
-use super::budget::Budget;
-use super::config::EngineConfig;
+use cabra::engine::{Budget, EngineConfig, EngineHandle};
 
 /// How many threads a front end's searches use by default.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,7 +124,8 @@ pub const MATCH: Defaults = Defaults {
     seed: Seed::Fixed(1),
 };
 
-/// `cabra selfplay`: as `match`.
+/// `cabra selfplay`: as `match` (whose defaults it reads).
+#[cfg(test)]
 pub const SELFPLAY: Defaults = Defaults {
     front_end: "selfplay",
     ..MATCH
@@ -137,7 +139,9 @@ pub const TACTICS: Defaults = Defaults {
     seed: Seed::Fixed(1),
 };
 
-/// Every front end's defaults, for the docs.
+/// Every front end's defaults, for the test that each has limits (no
+/// command's search runs until stopped unless asked to).
+#[cfg(test)]
 pub const TABLE: &[Defaults] = &[
     PLAY,
     SERVE,
@@ -169,11 +173,19 @@ pub fn all_cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+impl Defaults {
+    /// An engine handle for `config` (completed: see [`Options::complete`])
+    /// whose searches without limits of their own get this front end's.
+    pub fn handle(&self, config: EngineConfig) -> EngineHandle {
+        EngineHandle::new(config).with_fallback(self.budget)
+    }
+}
+
 impl Options {
     /// `config` completed for a front end: its limits, threads and seed
     /// where it sets none from these options, then from `defaults` (the
-    /// budget's default stays out of the configuration: it is the last
-    /// layer of [`Budget::resolve`]).
+    /// budget's default stays out of the configuration: it is the handle's
+    /// fallback, the last layer of `Budget::resolve`).
     pub fn complete(&self, config: &EngineConfig, defaults: &Defaults) -> EngineConfig {
         let threads = match defaults.threads {
             Threads::AllCores => all_cores(),

@@ -35,8 +35,62 @@
 //! # }
 //! ```
 //!
+//! A game loop: every legal move (placements, and `swap` or `tm` where
+//! the rules have them) comes from one list; the checked
+//! [`game::Position::play`] refuses an illegal move and changes nothing,
+//! and [`game::Position::play_unchecked`] is the fast call for moves the
+//! list gave.
+//!
+//! ```
+//! use cabra::game::{MoveList, Position};
+//! let mut pos = Position::new();
+//! let mut moves = MoveList::new();
+//! while !pos.status().is_over() {
+//!     pos.legal_moves(&mut moves);
+//!     // Always the first move: a game of a few dozen moves at most.
+//!     pos.play(moves[0]).unwrap();
+//! }
+//! assert!(pos.plies() <= cabra::game::MAX_MOVES);
+//! println!("{}", cabra::game::board_text(&pos, 100));
+//! ```
+//!
+//! A game file (`.caminos`, RULES.md section 8): an error names the line
+//! and keeps what went wrong.
+//!
+//! ```
+//! use cabra::game::record::parse_record;
+//! use cabra::game::{LineError, PlacementError};
+//! let game = parse_record(b"# rules: caminos\n110 120 121 122\n").unwrap();
+//! assert_eq!(game.position.plies(), 1);
+//! let e = parse_record(b"110 120 121 122\n110 120 121 122\n").unwrap_err();
+//! assert_eq!(e.line, 2);
+//! assert!(matches!(e.kind, LineError::Illegal(PlacementError::Occupied(_))));
+//! ```
+//!
 //! A search: [`engine::EngineHandle`] starts every search, with its limits,
-//! reports and stop; its page shows the whole of it.
+//! reports and stop (its page shows the whole of it). With one thread, a
+//! seed and a fresh tree (the engine otherwise goes on growing the tree it
+//! kept from its last search), a search to an iteration limit is
+//! reproducible.
+//!
+//! ```
+//! use cabra::engine::{Budget, EngineConfig, EngineHandle, Request};
+//! use cabra::game::Position;
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let engine = EngineHandle::new(EngineConfig::parse("threads=1,seed=7")?);
+//! let request = Request::new(Position::new())
+//!     .limits(Budget::iterations(2_000))
+//!     .fresh();
+//! let thought = engine.search(request.clone())?;
+//! let best = thought.report.best.expect("a move on the empty board");
+//! assert!(Position::new().is_legal(best));
+//! assert_eq!(engine.search(request)?.report.best, Some(best));
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! The examples (`cargo run --example game_loop`, `read_game`, `search`)
+//! do the same as programs.
 
 #![warn(missing_docs)]
 

@@ -2,6 +2,10 @@
 //! among the legal moves, until the game ends.
 //!
 //! `cargo run --example game_loop [SEED]`
+//!
+//! Copied into another crate, it needs `rand = "0.9"` and
+//! `rand_xoshiro = "0.7"` beside `cabra` (any `rand_core` 0.9 generator
+//! does).
 
 use cabra::game::{MoveList, Position, Status, board_text};
 use cabra::rand_core::SeedableRng;

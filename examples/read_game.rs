@@ -2,7 +2,8 @@
 //! board, whose turn it is, the legal moves and the position code. A bad
 //! file is refused with its line and the reason.
 //!
-//! `cargo run --example read_game [FILE]` (default: games/midgame-11.caminos)
+//! `cargo run --example read_game [FILE]` (default: the repository's
+//! games/midgame-11.caminos)
 
 use std::process::ExitCode;
 

@@ -103,6 +103,12 @@ impl OnClock {
     }
 }
 
+/// `d` times `factor`, saturating at the longest `Duration` (a clock of
+/// `Duration::MAX` must not panic).
+fn scaled(d: Duration, factor: f64) -> Duration {
+    Duration::try_from_secs_f64(d.as_secs_f64() * factor).unwrap_or(Duration::MAX)
+}
+
 /// The share of `left` (main time, no placements counted) that the side
 /// to move of `pos` spends on its next placement. A game lasts at most as
 /// long as the pieces in hand and usually ends sooner: a little more than
@@ -114,21 +120,21 @@ pub fn main_share(left: Duration, pos: &Position) -> Duration {
         .map(|&k| u32::from(pos.pieces_left(pos.to_move(), k)))
         .sum();
     if pieces <= 1 {
-        left.mul_f64(0.9)
+        scaled(left, 0.9)
     } else {
-        (left.mul_f64(1.5) / pieces).min(left / 2)
+        (scaled(left, 1.5) / pieces).min(left / 2)
     }
 }
 
 /// The time the side to move of `pos` aims to spend on its next
 /// placement, with `left` on its clock and `increment` to come after it.
 pub fn allocation(left: Duration, increment: Duration, pos: &Position) -> Duration {
-    let share = main_share(left, pos) + increment.mul_f64(0.9);
+    let share = main_share(left, pos).saturating_add(scaled(increment, 0.9));
     // Never most of what is left, even at the shortest search.
     share
         .saturating_sub(OVERHEAD)
         .max(MIN_THINK)
-        .min(left.mul_f64(0.8))
+        .min(scaled(left, 0.8))
 }
 
 #[cfg(test)]

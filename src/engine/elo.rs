@@ -120,8 +120,9 @@ impl EloSummary {
     }
 
     fn build(wins: u32, draws: u32, losses: u32, mean: f64, se: f64, model: &'static str) -> Self {
-        let games = wins + draws + losses;
-        let n = f64::from(games.max(1));
+        // (Counted wide: three u32 counts may not sum in one.)
+        let games = u64::from(wins) + u64::from(draws) + u64::from(losses);
+        let n = games.max(1) as f64;
         let score = if games == 0 {
             0.5
         } else {
@@ -134,7 +135,7 @@ impl EloSummary {
         let elo_low = elo((mean - Z95 * se).clamp(tiny, 1.0 - tiny)).min(centre);
         let elo_high = elo((mean + Z95 * se).clamp(tiny, 1.0 - tiny)).max(centre);
         EloSummary {
-            games,
+            games: u32::try_from(games).unwrap_or(u32::MAX),
             wins,
             draws,
             losses,

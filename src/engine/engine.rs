@@ -298,7 +298,9 @@ impl Engine {
                 // The try is chosen among every move, with its statistics.
                 second = with_every_move(&mut searcher, &second);
             }
-            let deadline = budget.time.map(|t| start + swindle::checks_end(t));
+            let deadline = budget
+                .time
+                .and_then(|t| start.checked_add(swindle::checks_end(t)));
             let out_of_time =
                 || stop.load(Ordering::SeqCst) || deadline.is_some_and(|d| Instant::now() >= d);
             report = swindle::conclude(pos, first, second, &mut self.draw_checks, &out_of_time);

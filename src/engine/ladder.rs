@@ -49,7 +49,14 @@ pub struct Rating {
 /// finite maximum: half a game the other way is added to every pairing
 /// (a weak prior that keeps every rating finite and changes little where
 /// the games decide).
+/// Pairings that name a player past `players` are left out.
 pub fn fit(players: usize, pairings: &[Pairing], anchor: usize) -> Vec<Option<Rating>> {
+    let kept: Vec<Pairing> = pairings
+        .iter()
+        .filter(|p| p.a < players && p.b < players)
+        .copied()
+        .collect();
+    let pairings = &kept[..];
     let mut r = vec![0.0f64; players];
     let played = |i: usize| {
         pairings

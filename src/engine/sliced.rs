@@ -98,7 +98,7 @@ impl Sliced<'_> {
             if self.early_stop && settled(&report, budget.time, elapsed) {
                 return (report, false);
             }
-            if self.reported.get().elapsed() + slice / 2 < self.report_every {
+            if self.reported.get().elapsed().saturating_add(slice / 2) < self.report_every {
                 continue;
             }
             self.reported.set(Instant::now());

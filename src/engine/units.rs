@@ -212,7 +212,7 @@ pub fn parse_count(text: &str) -> Result<u64, ValueError> {
     } else {
         (1, 10u128.pow((fraction.len() - zeros) as u32))
     };
-    let value = number * scale;
+    let value = number.checked_mul(scale).ok_or(ValueError::CountTooLarge)?;
     if value % exact != 0 {
         return Err(ValueError::NotWhole(text.trim().to_string()));
     }

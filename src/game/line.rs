@@ -93,7 +93,8 @@ impl GameLine {
 
     /// Plays `m` at the position shown: the rest of the line is kept when
     /// `m` is its next move, and dropped otherwise.
-    pub fn play(&mut self, m: Move) -> Result<(), PlacementError> {
+    pub fn play(&mut self, m: impl Into<Move>) -> Result<(), PlacementError> {
+        let m = m.into();
         if self.ahead().first() == Some(&m) {
             self.pos.play_move_unchecked(m);
             return Ok(());

@@ -67,6 +67,15 @@ impl<T: Copy, const N: usize> FixedList<T, N> {
     }
 }
 
+impl<'a, T: Copy, const N: usize> IntoIterator for &'a FixedList<T, N> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    /// `for m in &list`.
+    fn into_iter(self) -> Self::IntoIter {
+        self.items[..self.len].iter()
+    }
+}
+
 impl<T: Copy, const N: usize> std::ops::Deref for FixedList<T, N> {
     type Target = [T];
     fn deref(&self) -> &[T] {

@@ -119,7 +119,8 @@ impl<'a> Stopper<'a> {
     /// `user` (if any) may stop.
     pub fn new(limits: &Budget, user: Option<&'a AtomicBool>, start: Instant) -> Self {
         Stopper {
-            deadline: limits.time.map(|t| start + t),
+            // A time past what an Instant holds is no deadline at all.
+            deadline: limits.time.and_then(|t| start.checked_add(t)),
             user,
             solved: AtomicBool::new(false),
         }

@@ -34,10 +34,17 @@ impl Replies {
         }
     }
 
-    /// The reply of `side` to the opponent's move `previous`, if one is stored.
+    /// The reply of `side` to the opponent's move `previous`, if one is
+    /// stored (`None` for a move or side outside the table).
     #[inline(always)]
     pub fn get(&self, side: Side, previous: usize) -> Option<usize> {
-        let r = self.best[usize::from(side) * self.space + previous].load(Relaxed);
+        if previous >= self.space {
+            return None;
+        }
+        let r = self
+            .best
+            .get(usize::from(side) * self.space + previous)?
+            .load(Relaxed);
         (r != NONE).then_some(usize::from(r))
     }
 

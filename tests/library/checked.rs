@@ -281,3 +281,50 @@ fn serialized_games_are_checked_when_read() {
         Move::TimeMachine
     );
 }
+
+#[test]
+fn engine_calls_with_extreme_input_answer_without_a_panic() {
+    use cabra::engine::clock::{OnClock, allocation};
+    use cabra::engine::elo::EloSummary;
+    use cabra::engine::ladder::{Pairing, fit};
+    use cabra::engine::{Budget, EngineConfig, EngineHandle, Request, parse_count};
+    use std::time::Duration;
+
+    // Counts and ratings past what the types hold are errors.
+    assert!(parse_count("999999999999999999999999999999G").is_err());
+    assert!(EngineConfig::parse("iterations=999999999999999999999999999999G").is_err());
+    assert!(EngineConfig::parse(&format!("elo={}", i32::MIN)).is_ok());
+    assert!(EngineConfig::parse(&format!("elo={}", i32::MAX)).is_ok());
+    // The hint for a key without a value shows what it takes.
+    let e = EngineConfig::parse("level").unwrap_err().to_string();
+    assert!(!e.contains("level=-"), "{e}");
+    // Totals past u32 and pairings naming no player.
+    let s = EloSummary::new(u32::MAX, u32::MAX, u32::MAX);
+    assert!(s.score > 0.0 && s.score < 1.0);
+    let ratings = fit(2, &[Pairing { a: 0, b: 7, games: 10, score: 5.0 }], 0);
+    assert_eq!(ratings.len(), 2);
+    assert!(cabra::search::Replies::new(0).get(0, 5).is_none());
+    // A clock of the longest duration, and a time limit past what an
+    // Instant holds: the search runs (and is stopped), the share saturates.
+    let pos = Position::new();
+    assert!(allocation(Duration::MAX, Duration::MAX, &pos) > Duration::ZERO);
+    let engine = EngineHandle::new(EngineConfig::parse("threads=1").unwrap());
+    let clocked = Request::new(pos)
+        .clock(Some(OnClock {
+            left: Duration::MAX,
+            increment: Duration::ZERO,
+        }))
+        .limits(Budget::iterations(200));
+    assert!(engine.search(clocked).unwrap().report.best.is_some());
+    for request in [
+        Request::new(pos).limits(Budget::time(Duration::MAX)),
+        Request::analysis(pos)
+            .until_stopped()
+            .report_every(Duration::MAX),
+    ] {
+        let job = engine.start(request, |_| {}).unwrap();
+        std::thread::sleep(Duration::from_millis(50));
+        let thought = job.stop_and_wait().unwrap();
+        assert!(thought.report.best.is_some());
+    }
+}

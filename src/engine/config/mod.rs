@@ -557,8 +557,10 @@ impl EngineConfig {
         (k.set)(self, value.trim()).map_err(|why| ConfigError::BadValue { key: k.name, why })
     }
 
-    /// Every key with its value here, as a configuration string that
-    /// parses back to the same engine (limits left to the caller shown as `-`).
+    /// Every key with its value here, as a configuration string. Keys left
+    /// open (limits left to the caller, no level) are shown as `key=-`,
+    /// which does not parse: without them, the string parses back to the
+    /// same engine.
     pub fn describe(&self) -> String {
         KEYS.iter()
             .map(|k| format!("{}={}", k.name, k.get(self)))
@@ -646,10 +648,15 @@ fn value_note(key: &str) -> &'static str {
 }
 
 /// A key's value in the default engine.
+/// The default engine's value of `key`, or what the key takes (`0-N`)
+/// where the default leaves it open.
 fn default_value(key: &str) -> String {
     KEYS.iter()
         .find(|k| k.name == key)
-        .map_or(String::new(), |k| k.get(&EngineConfig::default()))
+        .map_or(String::new(), |k| match k.get(&EngineConfig::default()) {
+            open if open == "-" => k.value.to_string(),
+            value => value,
+        })
 }
 
 fn key_names() -> String {

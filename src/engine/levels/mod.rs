@@ -98,7 +98,7 @@ impl Level {
     pub fn nearest(elo: i32) -> &'static Level {
         LEVELS[1..]
             .iter()
-            .min_by_key(|l| (l.elo - elo).unsigned_abs())
+            .min_by_key(|l| (i64::from(l.elo) - i64::from(elo)).unsigned_abs())
             .expect("levels above the reference")
     }
 

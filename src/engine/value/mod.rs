@@ -46,6 +46,11 @@ impl std::fmt::Debug for Net {
 
 impl Net {
     /// The network of the weights in `params` (in [`mod@format`]'s order).
+    ///
+    /// # Panics
+    ///
+    /// When `params` does not hold [`format::PARAMS`] weights (this
+    /// build's shape); [`format`] reads a weights file with its checks.
     pub fn from_params(params: &[f32], source: &str) -> Net {
         assert_eq!(
             params.len(),

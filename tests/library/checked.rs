@@ -301,7 +301,16 @@ fn engine_calls_with_extreme_input_answer_without_a_panic() {
     // Totals past u32 and pairings naming no player.
     let s = EloSummary::new(u32::MAX, u32::MAX, u32::MAX);
     assert!(s.score > 0.0 && s.score < 1.0);
-    let ratings = fit(2, &[Pairing { a: 0, b: 7, games: 10, score: 5.0 }], 0);
+    let ratings = fit(
+        2,
+        &[Pairing {
+            a: 0,
+            b: 7,
+            games: 10,
+            score: 5.0,
+        }],
+        0,
+    );
     assert_eq!(ratings.len(), 2);
     assert!(cabra::search::Replies::new(0).get(0, 5).is_none());
     // A clock of the longest duration, and a time limit past what an

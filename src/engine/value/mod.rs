@@ -50,7 +50,7 @@ impl Net {
     /// # Panics
     ///
     /// When `params` does not hold [`format::PARAMS`] weights (this
-    /// build's shape); [`format`] reads a weights file with its checks.
+    /// build's shape); [`mod@format`] reads a weights file with its checks.
     pub fn from_params(params: &[f32], source: &str) -> Net {
         assert_eq!(
             params.len(),

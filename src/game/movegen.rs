@@ -254,6 +254,13 @@ impl Position {
         if self.status().is_over() {
             return None;
         }
+        self.random_placement(rng)
+    }
+
+    /// [`Position::random_move`] without the status check, for a playout,
+    /// which knows the game goes on.
+    #[inline]
+    pub(crate) fn random_placement<R: RngCore + ?Sized>(&self, rng: &mut R) -> Option<Placement> {
         let t = table();
         let map = &t.draw_maps[self.available_mask()];
         if map.span == 0 {

@@ -18,7 +18,7 @@ impl Position {
             return self.status();
         }
         loop {
-            let Some(p) = self.random_move(rng) else {
+            let Some(p) = self.random_placement(rng) else {
                 return self.end_by_count();
             };
             if self.place_in_playout(p) {

@@ -112,10 +112,7 @@ pub fn board_text_painted(
     let top_row = |y: u8, line: &mut String| {
         let _ = write!(line, "{y}");
         for x in 0..8u8 {
-            let top = (0..3u8)
-                .rev()
-                .find_map(|z| pos.owner(Cell::at(x, y, z)).map(|p| (p, z)));
-            match top {
+            match pos.top(x, y).ok().flatten() {
                 Some((p, z)) => {
                     let m = (0..3).any(|z| marked.contains(Cell::at(x, y, z)));
                     line.push(' ');

@@ -43,7 +43,7 @@ pub fn choose<R: RngCore + ?Sized>(
         if pos.may_stop(region, p) {
             break;
         }
-        match pos.random_move(rng) {
+        match pos.random_placement(rng) {
             Some(q) => p = q,
             None => break,
         }

@@ -101,7 +101,7 @@ impl Policy {
             let region = threat.map(|t| pos.defence_region(t));
             let p = match reply::choose(pos, replies, last) {
                 Some(p) if region.is_none_or(|r| pos.may_stop(r, p)) => p,
-                _ => match pos.random_move(rng) {
+                _ => match pos.random_placement(rng) {
                     Some(p) => p,
                     None => return pos.end_by_count(),
                 },

@@ -11,7 +11,7 @@ impl Position {
     /// Why the special move `m` is not legal here, or `Ok` if it is.
     pub(super) fn check_special(&self, m: Move) -> Result<(), PlacementError> {
         match m {
-            Move::Place(p) => self.check(p),
+            Move::Place(p) => self.check_placement(p),
             Move::Swap => {
                 if self.status.is_over() {
                     Err(PlacementError::GameOver(self.status))

@@ -22,13 +22,16 @@ pub struct EnginesArgs {
     /// Games of each pair of levels in a calibration (played in pairs of colours)
     #[arg(long, default_value_t = 200, requires = "calibrate", value_parser = clap::value_parser!(u32).range(2..=100_000))]
     pub games: u32,
+    /// Games of each pair with the full engine (level 11), whose games take most of a calibration's time [default: --games]
+    #[arg(long, value_name = "N", requires = "calibrate", value_parser = clap::value_parser!(u32).range(2..=100_000))]
+    pub top_games: Option<u32>,
     /// The full engine's time a move in a calibration, e.g. 200ms
     #[arg(long, value_name = "T", requires = "calibrate", value_parser = cabra::engine::parse_duration)]
     pub time: Option<Duration>,
     /// The seed of a calibration's openings and engines
     #[arg(long, default_value_t = 1, requires = "calibrate")]
     pub seed: u64,
-    /// Record each pair's result as a line of DIR/pairs.jsonl, and play only the pairs not yet recorded there (with the same --games, --time and --seed): a calibration stopped part way goes on where it stopped, and a pair whose line is deleted is played again
+    /// Record each pair's result as a line of DIR/pairs.jsonl, and play only the pairs not yet recorded there (with the same --games or --top-games, --time and --seed): a calibration stopped part way goes on where it stopped, and a pair whose line is deleted is played again
     #[arg(long, value_name = "DIR", requires = "calibrate")]
     pub out: Option<std::path::PathBuf>,
 }
@@ -65,7 +68,8 @@ fn recorded(
     {
         let r: Recorded = serde_json::from_str(line)
             .map_err(|e| anyhow::anyhow!("{}, line {}: {e}", file.display(), i + 1))?;
-        if (r.games_asked, r.top_time_ms, r.seed) == (args.games, top_ms, args.seed) {
+        let asked = games_of(args, (r.a, r.b));
+        if (r.games_asked, r.top_time_ms, r.seed) == (asked, top_ms, args.seed) {
             out.push(Pairing {
                 a: usize::from(r.a),
                 b: usize::from(r.b),
@@ -75,6 +79,16 @@ fn recorded(
         }
     }
     Ok(out)
+}
+
+/// The games asked of pair `(a, b)`: `--top-games` for the full engine's
+/// pairs, `--games` for the others.
+fn games_of(args: &EnginesArgs, (a, b): (u8, u8)) -> u32 {
+    if a == TOP || b == TOP {
+        args.top_games.unwrap_or(args.games)
+    } else {
+        args.games
+    }
 }
 
 /// Prints the help of the configuration keys (from the one table of
@@ -153,7 +167,10 @@ fn calibrate(args: &EnginesArgs) -> anyhow::Result<()> {
         Some(file) => recorded(file, args, top_ms)?,
         None => Vec::new(),
     };
-    for (a, b) in ladder::schedule() {
+    // The full engine's pairs, which need the machine to themselves, last.
+    let mut schedule = ladder::schedule();
+    schedule.sort_by_key(|&(a, b)| a == TOP || b == TOP);
+    for (a, b) in schedule {
         if stop.load(Ordering::SeqCst) {
             break;
         }
@@ -166,7 +183,8 @@ fn calibrate(args: &EnginesArgs) -> anyhow::Result<()> {
         // The full engine is timed: its games one at a time, so that no
         // other game takes its core.
         let concurrency = if a == TOP || b == TOP { 1 } else { cores };
-        let p = ladder::play_pairing((a, b), args.games, top_time, args.seed, concurrency, &stop);
+        let games = games_of(args, (a, b));
+        let p = ladder::play_pairing((a, b), games, top_time, args.seed, concurrency, &stop);
         let score = if p.games > 0 {
             p.score / f64::from(p.games)
         } else {
@@ -177,13 +195,13 @@ fn calibrate(args: &EnginesArgs) -> anyhow::Result<()> {
             p.games,
             100.0 * score
         );
-        if let (Some(file), true) = (&record, p.games == args.games) {
+        if let (Some(file), true) = (&record, p.games == games) {
             let line = serde_json::to_string(&Recorded {
                 a,
                 b,
                 games: p.games,
                 score: p.score,
-                games_asked: args.games,
+                games_asked: games,
                 top_time_ms: top_ms,
                 seed: args.seed,
             })?;

@@ -27,3 +27,14 @@ pub mod style;
 pub mod svg;
 pub mod tactics_cmd;
 pub mod train_cmd;
+
+/// `1 placement`, `3 placements`: a count (with thousands separators) and
+/// a noun, plural when the count is not 1. English words are the
+/// program's, so this lives here; the library's reports have their own.
+pub fn plural(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{} {noun}s", cabra::engine::group(n))
+    }
+}

@@ -224,8 +224,11 @@ impl EngineOptions {
     /// names one (after the configuration's own keys).
     pub fn at_level(&self, level: &LevelOptions) -> EngineOptions {
         let mut out = self.clone();
+        // `--level` is checked when read, and `--elo` names a level.
         if let Some(n) = level.level() {
-            out.engine.set_level(n);
+            out.engine
+                .set_level(n)
+                .expect("--level is checked against the levels when read");
         }
         out
     }

@@ -17,11 +17,11 @@ use super::engine::Engine;
 /// Bytes a node of a Caminos search tree takes, measured (peak memory of
 /// 2M- to 5M-iteration searches over their nodes: 24-byte nodes, spare
 /// room in child blocks, max-trees).
-pub const BYTES_PER_NODE: usize = 36;
+pub(crate) const BYTES_PER_NODE: usize = 36;
 
 /// The smallest share a search gets, whatever the budget (a search with
 /// no room at all could not even expand its root).
-pub const MIN_SHARE: usize = 1 << 20;
+pub(crate) const MIN_SHARE: usize = 1 << 20;
 
 /// An engine's place in the budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -51,6 +51,9 @@ pub struct TreeMemory {
 }
 
 impl TreeMemory {
+    /// The smallest share a search gets, whatever the budget, in bytes.
+    pub const MIN_SHARE: usize = MIN_SHARE;
+
     /// A budget of `cap` bytes for the trees of engines of which at most
     /// `at_once` search at the same time.
     pub fn new(cap: usize, at_once: usize) -> TreeMemory {

@@ -2,7 +2,8 @@
 //!
 //! - [`adapter`]: a [`crate::game::Position`] as a [`crate::search::Game`];
 //! - [`playout`]: the playout policies, one small file each, chained;
-//! - [`config`]: the one configuration type and its table of keys;
+//! - [`EngineConfig`] (`config/`): the one configuration type and its
+//!   table of keys, [`KEYS`] (the options a GUI lists);
 //! - [`EngineHandle`] (`handle.rs`): the one way a search starts: it owns
 //!   the engine and its threads, runs [`Request`]s as [`Job`]s that report,
 //!   stop and keep their time ([`Budget::resolve`] settles the limits,
@@ -11,47 +12,49 @@
 //! - [`Engine`] (`engine.rs`): the search kept along the game, cut into
 //!   slices (`sliced.rs`), with the swindle of lost positions
 //!   (`swindle.rs`);
-//! - [`memory`]: one memory budget for the trees of several engines;
-//! - [`view`]: the report as every front end shows it;
+//! - [`TreeMemory`]: one memory budget for the trees of several engines;
+//! - [`ReportView`]: the report as every front end shows it;
 //! - [`clock`]: time controls and the time a placement gets on a clock;
 //! - [`analysis`]: the engine's review of a whole game;
-//! - [`matches`](mod@matches), [`elo`]: games between engines and their score;
+//! - [`matches`](mod@matches): games between engines;
+//! - [`levels`]: the strength levels and their ratings;
 //! - [`tactics`]: the tactical test suite;
-//! - [`units`]: durations and counts as people type them.
+//! - [`parse_duration`], [`parse_count`], [`parse_bytes`] and their
+//!   `format_` pairs: durations, counts and memory as people type them.
 
 pub mod adapter;
 pub mod analysis;
 mod budget;
 pub mod clock;
-pub mod config;
-pub mod elo;
+mod config;
 pub mod endgame;
 #[allow(clippy::module_inception)]
 mod engine;
 mod handle;
-pub mod ladder;
 pub mod levels;
 pub mod matches;
-pub mod memory;
+mod memory;
 pub mod playout;
 pub mod prior;
 mod sliced;
-pub mod sprt;
 mod swindle;
 pub mod tactics;
-pub mod units;
+mod units;
 pub mod value;
-pub mod view;
+mod view;
 
 pub use budget::{Budget, BudgetError};
-pub use config::{ConfigError, EngineConfig, KEYS, KeyValueError, MAX_THREADS, parse_threads};
+pub use config::{
+    ConfigError, EngineConfig, KEYS, Key, KeyValueError, MAX_THREADS, NAMES, parse_threads,
+};
 pub use engine::{DEFAULT_REPORT_EVERY, Engine, Progress, Purpose, Thought};
 pub use handle::{
     DEFAULT_TOP_MOVES, EngineHandle, Failed, Job, Listener, Request, SearchError, Stopper, Thinker,
 };
 pub use memory::TreeMemory;
 pub use units::{
-    MAX_COUNT, ValueError, format_duration, group, parse_count, parse_duration, plural,
+    MAX_COUNT, MAX_DURATION, ValueError, format_bytes, format_duration, group, parse_bytes,
+    parse_count, parse_duration,
 };
 pub use view::{MoveView, ReportView};
 

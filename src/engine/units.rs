@@ -107,7 +107,7 @@ pub fn parse_duration(text: &str) -> Result<Duration, ValueError> {
 /// of 1,024, with or without `B` or `iB`), e.g. `512M`, `1GiB`, `1.5G`.
 ///
 /// ```
-/// use cabra::engine::units::{format_bytes, parse_bytes};
+/// use cabra::engine::{format_bytes, parse_bytes};
 /// assert_eq!(parse_bytes("512M"), Ok(512 << 20));
 /// assert_eq!(parse_bytes("1GiB"), Ok(1 << 30));
 /// assert_eq!(parse_bytes("1.5gb"), Ok(3 << 29));
@@ -237,7 +237,7 @@ pub fn group(n: u64) -> String {
 }
 
 /// `1 placement`, `3 placements`: a count and a noun, plural when it is not 1.
-pub fn plural(n: u64, noun: &str) -> String {
+pub(crate) fn plural(n: u64, noun: &str) -> String {
     if n == 1 {
         format!("1 {noun}")
     } else {

@@ -32,7 +32,8 @@ pub use cell::Cell;
 pub use code::CodeError;
 pub use error::{LineError, NotationError, PlacementError, RangeError, RecordError, beyond};
 pub use line::{GameLine, PastTheEnd};
-pub use movegen::{FixedList, MoveList, PlacementList, below};
+pub(crate) use movegen::below;
+pub use movegen::{FixedList, MoveList, PlacementList};
 pub use notation::{
     cells_from_digits, parse_move, parse_placement, parse_placement_or_cells, placement_from_cells,
 };

@@ -104,7 +104,7 @@ fn select_bit(mut m: u64, mut k: u32) -> u32 {
 
 /// A uniform integer in `0..n` (`n > 0`), exactly unbiased (Lemire's method).
 #[inline(always)]
-pub fn below<R: RngCore + ?Sized>(rng: &mut R, n: u32) -> u32 {
+pub(crate) fn below<R: RngCore + ?Sized>(rng: &mut R, n: u32) -> u32 {
     below_from(rng.next_u32(), rng, n)
 }
 

@@ -101,7 +101,8 @@ impl Budget {
             .iterations
             .map_or(0.0, |n| iterations as f64 / n.max(1) as f64);
         let n = self.nodes.map_or(0.0, |n| nodes as f64 / n.max(1) as f64);
-        t.max(i).max(n)
+        // A search may pass its budget a little before it checks it.
+        t.max(i).max(n).min(1.0)
     }
 }
 

@@ -285,8 +285,6 @@ fn serialized_games_are_checked_when_read() {
 #[test]
 fn engine_calls_with_extreme_input_answer_without_a_panic() {
     use cabra::engine::clock::{OnClock, allocation};
-    use cabra::engine::elo::EloSummary;
-    use cabra::engine::ladder::{Pairing, fit};
     use cabra::engine::{Budget, EngineConfig, EngineHandle, Request, parse_count};
     use std::time::Duration;
 
@@ -294,24 +292,19 @@ fn engine_calls_with_extreme_input_answer_without_a_panic() {
     assert!(parse_count("999999999999999999999999999999G").is_err());
     assert!(EngineConfig::parse("iterations=999999999999999999999999999999G").is_err());
     assert!(EngineConfig::parse(&format!("elo={}", i32::MIN)).is_ok());
+    // A level past the table is refused and changes nothing.
+    let mut c = EngineConfig::parse("level=3").unwrap();
+    let before = c.clone();
+    assert!(c.set_level(200).is_err());
+    assert_eq!(c, before);
+    // Past its budget, a search is at most all the way through it.
+    let b = Budget::iterations(10);
+    assert_eq!(b.fraction(Duration::ZERO, 1_000, 0), 1.0);
+    assert_eq!(b.fraction(Duration::ZERO, 5, 0), 0.5);
     assert!(EngineConfig::parse(&format!("elo={}", i32::MAX)).is_ok());
     // The hint for a key without a value shows what it takes.
     let e = EngineConfig::parse("level").unwrap_err().to_string();
     assert!(!e.contains("level=-"), "{e}");
-    // Totals past u32 and pairings naming no player.
-    let s = EloSummary::new(u32::MAX, u32::MAX, u32::MAX);
-    assert!(s.score > 0.0 && s.score < 1.0);
-    let ratings = fit(
-        2,
-        &[Pairing {
-            a: 0,
-            b: 7,
-            games: 10,
-            score: 5.0,
-        }],
-        0,
-    );
-    assert_eq!(ratings.len(), 2);
     assert!(cabra::search::Replies::new(0).get(0, 5).is_none());
     // A clock of the longest duration, and a time limit past what an
     // Instant holds: the search runs (and is stopped), the share saturates.

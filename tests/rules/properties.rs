@@ -311,7 +311,7 @@ fn the_bare_volume_sample_has_bridges_and_non_bridges() {
     let (mut yes, mut no) = (0, 0);
     for i in 0..2000 {
         let v: Vec<u8> = (0..192)
-            .map(|_| cabra::game::below(&mut rng, 100) as u8)
+            .map(|_| (rand::RngCore::next_u32(&mut rng) % 100) as u8)
             .collect();
         let (grid, one, two) = grid_from(&v, 25 + (i % 40) as u8, 20);
         let got = cabra::game::bridge::has_bridge(one, two);

@@ -8,9 +8,9 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 use super::records::{GameRecord, WorkHeader};
+use crate::cli::plural;
 use crate::cli::shards::ranges;
 use cabra::engine::analysis::PlayerSummary;
-use cabra::engine::plural;
 
 /// What the summary needs of one game's analysis.
 #[derive(Deserialize)]

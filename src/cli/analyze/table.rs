@@ -1,8 +1,8 @@
 //! `cabra analyze`'s table of one game.
 
+use crate::cli::plural;
 use cabra::engine::Proven;
 use cabra::engine::analysis::{BLUNDER, INACCURACY, MISTAKE, Mark};
-use cabra::engine::plural;
 
 use super::Analysis;
 

@@ -11,6 +11,7 @@
 //! - `gtp_player.rs`, `legacy.rs`: other programs as players, through
 //!   `process.rs` (a child process read with deadlines).
 
+mod elo;
 mod games;
 mod gtp_player;
 mod legacy;
@@ -19,6 +20,7 @@ mod openings;
 mod players;
 mod process;
 pub mod records;
+mod sprt;
 mod summary;
 
 use std::path::PathBuf;
@@ -26,8 +28,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use cabra::engine::clock::TimeControl;
-use cabra::engine::sprt::Sprt;
 use cabra::engine::{EngineConfig, group, parse_count, parse_duration};
+use sprt::Sprt;
 
 use super::options::{BudgetOptions, parse_engine};
 use super::shards::lock::lock_records;

@@ -4,9 +4,9 @@
 
 use std::time::Duration;
 
-use cabra::engine::elo::{EloSummary, pentanomial};
+use super::elo::{EloSummary, pentanomial};
+use super::sprt::{Sprt, SprtState};
 use cabra::engine::format_duration;
-use cabra::engine::sprt::{Sprt, SprtState};
 use serde::Serialize;
 
 use super::records::ResultRecord;
@@ -241,7 +241,7 @@ fn pairs_line(pairs: [u32; 5], unpaired: u32) -> String {
     if unpaired > 0 {
         line.push_str(&format!(
             "; {} without {} pair, so the interval counts games",
-            cabra::engine::plural(u64::from(unpaired), "game"),
+            crate::cli::plural(u64::from(unpaired), "game"),
             if unpaired == 1 { "its" } else { "their" }
         ));
     }
@@ -252,21 +252,21 @@ fn pairs_line(pairs: [u32; 5], unpaired: u32) -> String {
 pub fn merge_lines(m: &MergeNotes) -> String {
     let mut text = format!(
         "merged {}",
-        cabra::engine::plural(m.folders.len() as u64, "folder")
+        crate::cli::plural(m.folders.len() as u64, "folder")
     );
     if m.missing.is_empty() {
         text.push_str(", no game missing");
     } else {
         text.push_str(&format!(
             "; {} missing: {}",
-            cabra::engine::plural(m.missing.len() as u64, "game"),
+            crate::cli::plural(m.missing.len() as u64, "game"),
             ranges(&m.missing)
         ));
     }
     if !m.duplicates.is_empty() {
         text.push_str(&format!(
             "; {} recorded twice, identically (counted once): {}",
-            cabra::engine::plural(m.duplicates.len() as u64, "game"),
+            crate::cli::plural(m.duplicates.len() as u64, "game"),
             ranges(&m.duplicates)
         ));
     }

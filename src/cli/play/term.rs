@@ -362,7 +362,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
         match session.failed_saves() {
             Some((n, last)) => anyhow::bail!(
                 "{} failed; the last: {}",
-                cabra::engine::plural(n as u64, "save"),
+                crate::cli::plural(n as u64, "save"),
                 last.trim_start_matches("error: ")
             ),
             None => Ok(()),

@@ -239,7 +239,7 @@ pub fn fit(text: &str, width: usize) -> String {
 /// default rules (where every move is one), moves under the variants
 /// (where a swap or a time machine is a move and places nothing).
 pub fn moves_of(pos: &Position, n: usize) -> String {
-    cabra::engine::plural(n as u64, move_noun(pos))
+    crate::cli::plural(n as u64, move_noun(pos))
 }
 
 /// The word [`moves_of`] counts `pos`'s moves in: `placement` or `move`.

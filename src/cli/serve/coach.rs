@@ -97,7 +97,9 @@ impl EngineRequest {
 /// Makes `engine` play at level `n` (the top gets the full engine's threads).
 pub fn set_level(app: &App, engine: &EngineHandle, n: u8) {
     let mut config = engine.config();
-    config.set_level(n);
+    if config.set_level(n).is_err() {
+        return; // the requests' levels are checked when read
+    }
     if Level::get(n).is_some_and(Level::is_top) {
         config.threads = Some(app.top_threads);
     }

@@ -42,9 +42,8 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
-use cabra::engine::memory::MIN_SHARE;
-use cabra::engine::units::{format_bytes, parse_bytes};
 use cabra::engine::{EngineConfig, EngineHandle, TreeMemory, parse_duration};
+use cabra::engine::{format_bytes, parse_bytes};
 use cabra::game::Rules;
 use tokio::sync::Semaphore;
 
@@ -326,14 +325,14 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     let at_once = threads / per_search;
     // Each search gets a share of at least MIN_SHARE: less memory could
     // not hold to its cap.
-    let least = at_once * MIN_SHARE;
+    let least = at_once * cabra::engine::TreeMemory::MIN_SHARE;
     if args.memory < least {
         anyhow::bail!(
             "--memory is at least {} here ({} search{} at once, {} each at least)",
             format_bytes(least),
             at_once,
             if at_once == 1 { "" } else { "es" },
-            format_bytes(MIN_SHARE)
+            format_bytes(cabra::engine::TreeMemory::MIN_SHARE)
         );
     }
     if let Some(total) = physical_memory().filter(|&t| args.memory > t) {
@@ -402,7 +401,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
             if threads == 1 { "" } else { "s" },
             format_bytes(args.memory),
             args.max_games,
-            cabra::engine::units::format_duration(args.idle),
+            cabra::engine::format_duration(args.idle),
             args.max_connections
         );
         let _ = out.flush();

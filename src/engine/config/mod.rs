@@ -101,11 +101,8 @@ pub const KEYS: &[Key] = &[
         set: |c, v| {
             let n = v
                 .parse::<u8>()
-                .ok()
-                .filter(|&n| n <= levels::TOP)
-                .ok_or_else(|| out_of_range(v, "a level", 0, levels::TOP.into()))?;
-            c.set_level(n);
-            Ok(())
+                .map_err(|_| out_of_range(v, "a level", 0, levels::TOP.into()))?;
+            c.set_level(n)
         },
         get: |c| opt(c.level, |n| n.to_string()),
     },
@@ -119,8 +116,7 @@ pub const KEYS: &[Key] = &[
                 what: "a rating",
                 example: "elo=800",
             })?;
-            c.set_level(levels::Level::nearest(e).number);
-            Ok(())
+            c.set_level(levels::Level::nearest(e).number)
         },
         // The level it chose says it.
         get: |_| "-".to_string(),
@@ -489,7 +485,7 @@ impl EngineConfig {
                         "baseline" => EngineConfig::baseline(),
                         "random" => {
                             let mut c = EngineConfig::default();
-                            c.set_level(0);
+                            c.set_level(0).expect("level 0 is the table's first");
                             c
                         }
                         other if KEYS.iter().any(|k| k.name == other) => {
@@ -513,10 +509,16 @@ impl EngineConfig {
     /// left to the front end again); below it, one thread without a kept
     /// tree, swindle or early stop, and the level's move choice (its
     /// iterations are kept in the level: see [`EngineConfig::fixed_level`]).
-    /// Keys set later change what they set.
-    pub fn set_level(&mut self, n: u8) {
+    /// Keys set later change what they set. A level past the top is
+    /// refused, as `level=N` refuses it, and changes nothing.
+    pub fn set_level(&mut self, n: u8) -> Result<(), KeyValueError> {
         let Some(level) = levels::Level::get(n) else {
-            return;
+            return Err(out_of_range(
+                &n.to_string(),
+                "a level",
+                0,
+                levels::TOP.into(),
+            ));
         };
         let was_fixed = self.fixed_level().is_some();
         self.level = Some(n);
@@ -532,12 +534,13 @@ impl EngineConfig {
                 self.swindle = full.swindle;
                 self.early_stop = full.early_stop;
             }
-            return;
+            return Ok(());
         }
         self.threads = Some(1);
         self.reuse = false;
         self.swindle = false;
         self.early_stop = false;
+        Ok(())
     }
 
     /// The level below the top this engine plays, if any.
@@ -566,38 +569,6 @@ impl EngineConfig {
             .map(|k| format!("{}={}", k.name, k.get(self)))
             .collect::<Vec<_>>()
             .join(",")
-    }
-
-    /// The help text: the named configurations, then each key with its
-    /// value in the default and the baseline engine.
-    pub fn help() -> String {
-        let (d, b) = (EngineConfig::default(), EngineConfig::baseline());
-        let mut s = String::from("Named configurations:\n");
-        for (name, what) in NAMES {
-            s.push_str(&format!("  {name:<10} {what}\n"));
-        }
-        s.push_str("Keys (name=value, comma-separated, applied left to right):\n");
-        let width = KEYS
-            .iter()
-            .map(|k| k.name.len() + 1 + k.value.len())
-            .max()
-            .unwrap_or(0);
-        for k in KEYS {
-            let (dv, bv) = (k.get(&d), k.get(&b));
-            let defaults = if dv == "-" {
-                String::new()
-            } else if dv == bv {
-                format!(" [default {dv}]")
-            } else {
-                format!(" [default {dv}; baseline {bv}]")
-            };
-            s.push_str(&format!(
-                "  {:<width$}  {}{defaults}\n",
-                format!("{}={}", k.name, k.value),
-                k.help
-            ));
-        }
-        s
     }
 }
 

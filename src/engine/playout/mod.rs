@@ -2,24 +2,24 @@
 //! asked in turn for the next placement, as Castro/morat chains its
 //! policies in the agent's rollout:
 //!
-//! 1. [`win`]: a player who can complete a bridge at once does so;
-//! 2. [`reply`]: else the last good reply to the opponent's previous
+//! 1. `win.rs`: a player who can complete a bridge at once does so;
+//! 2. `reply.rs`: else the last good reply to the opponent's previous
 //!    placement, when the search keeps a reply table and the reply is
 //!    legal;
 //! 3. else a uniformly random placement;
-//! 4. [`block`]: where the opponent threatens to win at once, a placement
+//! 4. `block.rs`: where the opponent threatens to win at once, a placement
 //!    (reply or random) that surely leaves the threat is redrawn.
 //!
-//! At the end, [`score`] may move a share of the reward to the final
+//! At the end, `score.rs` may move a share of the reward to the final
 //! counts (in [`crate::engine::adapter`], which reports the outcome).
 //!
 //! With every policy off and no reply table the playout is the rules'
 //! uniform [`Position::random_playout`]. Nothing here allocates.
 
-pub mod block;
-pub mod reply;
-pub mod score;
-pub mod win;
+pub(crate) mod block;
+pub(crate) mod reply;
+pub(crate) mod score;
+pub(crate) mod win;
 
 use rand::RngCore;
 
@@ -31,12 +31,12 @@ use crate::search::Replies;
 /// see [`crate::search::SearchConfig::reply`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Policy {
-    /// Take an immediate win ([`win`]).
+    /// Take an immediate win (`win.rs`).
     pub pwin: bool,
     /// Redraws of a placement that surely leaves the opponent's win in one
-    /// ([`block`]; 0: off).
+    /// (`block.rs`; 0: off).
     pub pblock: u8,
-    /// Percent of the reward taken from the final counts ([`score`]).
+    /// Percent of the reward taken from the final counts (`score.rs`).
     pub pscore: u8,
     /// Percent of new leaves valued by the learnt evaluation instead of a
     /// playout ([`crate::engine::value`]; 0: off).

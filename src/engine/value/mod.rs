@@ -20,7 +20,7 @@ use std::sync::{Arc, LazyLock, Mutex};
 
 use crate::game::Position;
 use features::INPUTS;
-pub use format::WeightsError;
+use format::WeightsError;
 
 /// Hidden units of the network.
 pub const HIDDEN: usize = 32;

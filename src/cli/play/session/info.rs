@@ -26,7 +26,9 @@ impl Session {
             .filter(|&n| (1..=TOP).contains(&n))
             .ok_or_else(|| format!("expected a level from 1 (the weakest) to {TOP} (the full engine), found '{value}'"))?;
         let mut config = self.engine.config();
-        config.set_level(n);
+        config
+            .set_level(n)
+            .expect("a level checked against the table above");
         let config =
             crate::cli::defaults::Options::default().complete(&config, &crate::cli::defaults::PLAY);
         self.engine.set_config(config);
@@ -140,7 +142,7 @@ impl Session {
                 });
                 format!(
                     "The engine now searches with {}.",
-                    cabra::engine::plural(n as u64, "thread")
+                    crate::cli::plural(n as u64, "thread")
                 )
             }),
             "level" => self.set_level(value),

@@ -13,11 +13,12 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::cli::plural;
 use cabra::engine::Proven;
 use cabra::engine::clock::{OnClock, TimeControl};
 use cabra::engine::{
     Budget, EngineHandle, Job, Progress, ReportView, Request, SearchError, Thought,
-    format_duration, group, plural,
+    format_duration, group,
 };
 use cabra::game::record::Record;
 use cabra::game::{GameLine, Move, Piece, PlacementList, Player, Position, Status, parse_move};

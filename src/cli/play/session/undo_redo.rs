@@ -53,7 +53,7 @@ impl Session {
                 // Everything was taken back: say how to bring it back.
                 return Response::err(format!(
                     "nothing to undo: this is the start of the game (`redo` replays {}, `redo all` every one)",
-                    cabra::engine::plural(
+                    crate::cli::plural(
                         ahead as u64,
                         crate::cli::render::move_noun(self.line.position())
                     )

@@ -1,6 +1,6 @@
 //! The levels' ratings: matches between the levels and a maximum
 //! likelihood fit of their Elo ratings on one scale, anchored at the
-//! random player ([`super::levels`]).
+//! random player (`cabra::engine::levels`).
 //!
 //! The fit is Bradley–Terry with draws counted as half a win each way (as
 //! Ordo and BayesElo do without a draw model): the expected score of `i`
@@ -12,10 +12,10 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use super::config::EngineConfig;
-use super::levels::{LEVELS, TOP};
-use super::matches::{play_concurrently, play_engines, random_opening};
-use crate::game::Position;
+use cabra::engine::EngineConfig;
+use cabra::engine::levels::{LEVELS, TOP};
+use cabra::engine::matches::{play_concurrently, play_engines, random_opening};
+use cabra::game::Position;
 
 /// Natural log of 10 over 400: the slope of the Elo curve.
 const K: f64 = std::f64::consts::LN_10 / 400.0;
@@ -279,6 +279,22 @@ mod tests {
         assert!(r[2].is_none(), "no games, no rating");
         let r = r[1].unwrap();
         assert!(r.elo.is_finite() && r.elo > 400.0, "{r:?}");
+    }
+
+    #[test]
+    fn a_pairing_naming_no_player_is_left_out() {
+        let ratings = fit(
+            2,
+            &[Pairing {
+                a: 0,
+                b: 7,
+                games: 10,
+                score: 5.0,
+            }],
+            0,
+        );
+        assert_eq!(ratings.len(), 2);
+        assert!(ratings[1].is_none());
     }
 
     #[test]

@@ -6,9 +6,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use cabra::engine::ladder::{self, Pairing};
+mod ladder;
+
+use crate::cli::plural;
 use cabra::engine::levels::{LEVELS, Level, TOP, TOP_TIME_MS};
-use cabra::engine::units::plural;
+use ladder::Pairing;
 
 /// Arguments of `cabra engines`.
 #[derive(clap::Args, Debug)]
@@ -97,7 +99,7 @@ pub fn run(args: &EnginesArgs) -> anyhow::Result<()> {
     if args.calibrate {
         return calibrate(args);
     }
-    let mut text = cabra::engine::EngineConfig::help();
+    let mut text = keys_help();
     text.push_str(&levels_table());
     if let Some(c) = &args.config {
         text.push_str(&format!("\n{}:\n", c.name));
@@ -106,6 +108,41 @@ pub fn run(args: &EnginesArgs) -> anyhow::Result<()> {
         }
     }
     super::style::print(&text)
+}
+
+/// The help of the configurations and keys: the named configurations, then each key with its
+/// value in the default and the baseline engine.
+fn keys_help() -> String {
+    let (d, b) = (
+        cabra::engine::EngineConfig::default(),
+        cabra::engine::EngineConfig::baseline(),
+    );
+    let mut s = String::from("Named configurations:\n");
+    for (name, what) in cabra::engine::NAMES {
+        s.push_str(&format!("  {name:<10} {what}\n"));
+    }
+    s.push_str("Keys (name=value, comma-separated, applied left to right):\n");
+    let width = cabra::engine::KEYS
+        .iter()
+        .map(|k| k.name.len() + 1 + k.value.len())
+        .max()
+        .unwrap_or(0);
+    for k in cabra::engine::KEYS {
+        let (dv, bv) = (k.get(&d), k.get(&b));
+        let defaults = if dv == "-" {
+            String::new()
+        } else if dv == bv {
+            format!(" [default {dv}]")
+        } else {
+            format!(" [default {dv}; baseline {bv}]")
+        };
+        s.push_str(&format!(
+            "  {:<width$}  {}{defaults}\n",
+            format!("{}={}", k.name, k.value),
+            k.help
+        ));
+    }
+    s
 }
 
 /// How a level plays, in words.
@@ -250,4 +287,16 @@ fn append_line(file: &std::path::Path, line: &str) -> anyhow::Result<()> {
         .open(file)
         .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", file.display()))?;
     writeln!(f, "{line}").map_err(|e| anyhow::anyhow!("cannot write {}: {e}", file.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_help_names_every_key_with_its_defaults() {
+        let help = super::keys_help();
+        for k in cabra::engine::KEYS {
+            assert!(help.contains(&format!("  {}=", k.name)), "{}", k.name);
+        }
+        assert!(help.contains("[default 0.2; baseline 1.4142135]"), "{help}");
+    }
 }

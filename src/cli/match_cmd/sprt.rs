@@ -95,7 +95,9 @@ fn expected(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
-/// The scores of a loss, a draw and a win.
+/// The scores of a loss, a draw and a win (the trinomial model, which
+/// only the tests use: they check the GSPRT against worked values).
+#[cfg(test)]
 const GAME_SCORES: [f64; 3] = [0.0, 0.5, 1.0];
 
 /// The mean scores of a pair of games: both lost, a loss and a draw, two
@@ -165,6 +167,7 @@ impl Sprt {
 
     /// The log-likelihood ratio of `wins`, `draws` and `losses` (A's),
     /// each game a sample (the trinomial model); 0 with no games.
+    #[cfg(test)]
     pub fn llr(&self, wins: u32, draws: u32, losses: u32) -> f64 {
         self.llr_of([losses, draws, wins], GAME_SCORES)
     }
@@ -190,6 +193,7 @@ impl Sprt {
     }
 
     /// The test's state after these games, each a sample.
+    #[cfg(test)]
     pub fn state(&self, wins: u32, draws: u32, losses: u32) -> SprtState {
         self.state_of(self.llr(wins, draws, losses))
     }

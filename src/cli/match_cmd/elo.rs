@@ -167,7 +167,7 @@ impl EloSummary {
             ));
         }
         if self.games < FEW_GAMES {
-            let games = super::plural(u64::from(self.games), "game");
+            let games = crate::cli::plural(u64::from(self.games), "game");
             s.push_str(&format!("; only {games}: a rough interval"));
         }
         s
@@ -180,6 +180,12 @@ mod tests {
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-6
+    }
+
+    #[test]
+    fn totals_past_u32_keep_a_score_between_0_and_1() {
+        let s = EloSummary::new(u32::MAX, u32::MAX, u32::MAX);
+        assert!(s.score > 0.0 && s.score < 1.0, "{}", s.score);
     }
 
     #[test]

@@ -397,3 +397,51 @@ fn a_closed_output_pipe_is_not_a_panic() {
     assert!(!err.contains("panicked"), "{err}");
     assert!(!out.status.success(), "the writes failed, so not a success");
 }
+
+// ---------------------------------------------------------------- engines
+
+#[test]
+fn a_calibration_records_its_pairs_and_resumes_where_it_stopped() {
+    // The cheapest calibration: 2 games a pair, 4 for the full engine's
+    // pairs at 20 ms a move.
+    let dir = temp_dir();
+    let out = dir.path().join("cal");
+    let args = [
+        "engines",
+        "--calibrate",
+        "--games",
+        "2",
+        "--top-games",
+        "4",
+        "--time",
+        "20ms",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let first = cabra(&args);
+    assert!(first.status.success(), "{}", stderr(&first));
+    let records = std::fs::read_to_string(out.join("pairs.jsonl")).unwrap();
+    let lines: Vec<serde_json::Value> = records
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 21, "{records}");
+    // Every pair got its own count, and the full engine's pairs came last.
+    for (i, l) in lines.iter().enumerate() {
+        let top = l["a"] == 11 || l["b"] == 11;
+        assert_eq!(top, i >= 19, "{records}");
+        assert_eq!(l["games"], if top { 4 } else { 2 }, "{l}");
+    }
+    let table = stdout(&first);
+    assert!(table.contains("| 11 - 9 | 4 |"), "{table}");
+    // A rerun with the same settings plays nothing and prints the same
+    // ratings; other --top-games would play the top pairs again.
+    let again = cabra(&args);
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert_eq!(stdout(&again), table);
+    assert!(
+        !stderr(&again).contains("against level"),
+        "{}",
+        stderr(&again)
+    );
+}

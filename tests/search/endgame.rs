@@ -142,10 +142,13 @@ fn threads_sharing_the_tree_prove_late_positions_too() {
         let mut s = Searcher::new(pos, config);
         let r = s.search(&Budget::iterations(200_000));
         assert_eq!(r.proven, Some(want), "{file} with {left} left");
-        // The engine's memory cap counts one table a thread.
+        // The engine's memory cap counts one table a thread: two here,
+        // where one a lane would be four or more. The tree's own bytes are
+        // estimated (its arena's spare room varies with the threads'
+        // timing), so the bound leaves a third table's room for the error.
         let tables = s.memory().saturating_sub(s.nodes() * 100);
         assert!(
-            tables <= 2 * TABLE_BYTES,
+            tables < 3 * TABLE_BYTES,
             "{file}: {} MiB",
             s.memory() >> 20
         );

@@ -39,7 +39,7 @@ def test_the_strength_selector_is_in_view_and_kept(browser, size):
     info = page.evaluate("fetch('/api/info').then(r => r.json())")
     levels = [l for l in info["levels"] if l["number"] > 0]
     options = page.locator("#level option").all_inner_texts()
-    want = [f"Full strength · {l['elo']} Elo" if l["top"] else f"Level {l['number']} · {l['elo']} Elo" for l in levels]
+    want = [f"{'Full strength' if l['top'] else 'Level ' + str(l['number'])} · {l['elo']} ± {l['interval']} Elo" for l in levels]
     assert options == want, options
     # Where a newcomer looks first: the header, in the first screen.
     box = page.evaluate("""() => { const r = document.querySelector('#opponent').getBoundingClientRect();
@@ -55,6 +55,10 @@ def test_the_strength_selector_is_in_view_and_kept(browser, size):
     page.fill("#typed-move", "O T0 330")
     page.press("#typed-move", "Enter")
     wait_ply(page, 2)
+    # A weaker level's few iterations claim no win chance: the engine's
+    # line names its level.
+    page.wait_for_function("/ at level 2\\.$/.test(window.cabra.ui.lastThought)")
+    assert "%" not in page.evaluate("window.cabra.ui.lastThought")
     # A reload keeps it, and a new game too.
     page.reload()
     page.wait_for_selector("body[data-ready=true]")

@@ -476,8 +476,17 @@ function listen() {
     const d = JSON.parse(e.data);
     const made = d.state && d.state.line[d.state.ply - 1];
     const mover = made ? `player ${made.player}` : 'the mover';
-    ui.lastThought = `Played ${d.move}${d.interrupted ? ' (stopped)' : ''}: ${(100 * d.winrate).toFixed(1)}% for ${mover} after ${plural(d.iterations, 'iteration')} in ${d.seconds.toFixed(1)} s.`;
-    ui.lastBar = made && made.player === 2 ? 1 - d.winrate : d.winrate;
+    const stopped = d.interrupted ? ' (stopped)' : '';
+    // A level below the top searches too little for its win chance to mean
+    // anything (1 iteration says 0% or 100%): it names its level instead,
+    // and the bar keeps the last real estimate.
+    const level = d.state ? d.state.level : ui.game.level;
+    if (ui.topLevel !== undefined && level < ui.topLevel) {
+      ui.lastThought = `Played ${d.move}${stopped} at level ${level}.`;
+    } else {
+      ui.lastThought = `Played ${d.move}${stopped}: ${(100 * d.winrate).toFixed(1)}% for ${mover} after ${plural(d.iterations, 'iteration')} in ${d.seconds.toFixed(1)} s.`;
+      ui.lastBar = made && made.player === 2 ? 1 - d.winrate : d.winrate;
+    }
     drawLive(ui);
   });
   es.addEventListener('analyzing', (e) => {

@@ -11,7 +11,8 @@ export function makeCoach({ ui, api, $, note, redraw, show, budget, recover }) {
   // The hint shown: for this game at this ply.
   ui.hint = null;
 
-  const label = (l) => (l.top ? `Full strength · ${l.elo} Elo` : `Level ${l.number} · ${l.elo} Elo`);
+  // Each rating with its 95% interval: a tooltip never shows on a phone.
+  const label = (l) => `${l.top ? 'Full strength' : `Level ${l.number}`} · ${l.elo} ± ${l.interval} Elo`;
   const sides = () => [1, 2].filter((p) => ui.players[p] === 'engine');
   const saved = () => { const n = Number(sessionStorage.getItem(LEVEL)); return sessionStorage.getItem(LEVEL) === null ? null : n; };
 
@@ -20,11 +21,12 @@ export function makeCoach({ ui, api, $, note, redraw, show, budget, recover }) {
   function fill(info) {
     const select = $('level');
     select.textContent = '';
+    ui.topLevel = Math.max(...info.levels.map((l) => l.number));
     for (const l of info.levels.filter((x) => x.number > 0)) {
       const o = document.createElement('option');
       o.value = String(l.number);
       o.textContent = label(l);
-      o.title = `${l.description} (rating ±${l.interval})`;
+      o.title = l.description;
       select.append(o);
     }
     select.value = String(info.level);

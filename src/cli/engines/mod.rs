@@ -110,8 +110,8 @@ pub fn run(args: &EnginesArgs) -> anyhow::Result<()> {
     super::style::print(&text)
 }
 
-/// The help of the configurations and keys: the named configurations, then each key with its
-/// value in the default and the baseline engine.
+/// The help of the configurations and keys: the named configurations,
+/// then each key with its value in the default and the baseline engine.
 fn keys_help() -> String {
     let (d, b) = (
         cabra::engine::EngineConfig::default(),

@@ -147,11 +147,7 @@ fn threads_sharing_the_tree_prove_late_positions_too() {
         // estimated (its arena's spare room varies with the threads'
         // timing), so the bound leaves a third table's room for the error.
         let tables = s.memory().saturating_sub(s.nodes() * 100);
-        assert!(
-            tables < 3 * TABLE_BYTES,
-            "{file}: {} MiB",
-            s.memory() >> 20
-        );
+        assert!(tables < 3 * TABLE_BYTES, "{file}: {} MiB", s.memory() >> 20);
         assert!(r.iterations < 200_000, "{file}: the proof ended the search");
         if want != Proven::Loss {
             let kept = value_of(pos, r.best.unwrap());

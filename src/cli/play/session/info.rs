@@ -65,8 +65,15 @@ impl Session {
                 c.left_text()
             )
         });
+        // Pondering is chosen when `play` starts, and only the full engine
+        // ponders (a level's strength would drift from its rating).
+        let ponder = match (self.ponder, self.engine.config().fixed_level()) {
+            (false, _) => "off   (`cabra play --ponder` thinks on your time)",
+            (true, None) => "on    (the engine thinks on your time)",
+            (true, Some(_)) => "on    (but a level below the top never thinks on your time)",
+        };
         format!(
-            "you         {}   ({})\ntime        {time}\niterations  {iterations}\nclock       {clock}\nlevel       {}\nthreads     {}\nseed        {}\nthreats     {}   (warn when the side to move faces a win in one)\nrules       {}\n",
+            "you         {}   ({})\ntime        {time}\niterations  {iterations}\nclock       {clock}\nlevel       {}\nthreads     {}\nseed        {}\nthreats     {}   (warn when the side to move faces a win in one)\nponder      {ponder}\nrules       {}\n",
             self.you,
             self.roles(),
             level_text(&self.engine.config()),

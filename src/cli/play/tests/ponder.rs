@@ -44,4 +44,24 @@ fn a_level_below_the_top_never_ponders() {
     let mut s = pondering_session("level=4,seed=1");
     assert!(!s.handle("L E180 110").error);
     assert!(!s.is_pondering());
+    // `set` says so.
+    let t = s.handle("set").text;
+    assert!(
+        t.contains("ponder      on    (but a level below the top never"),
+        "{t}"
+    );
+}
+
+#[test]
+fn set_says_whether_the_engine_ponders() {
+    let t = pondering_session("threads=1,seed=1").handle("set").text;
+    assert!(
+        t.contains("ponder      on    (the engine thinks on your time)"),
+        "{t}"
+    );
+    let t = session(You::One).handle("set").text;
+    assert!(
+        t.contains("ponder      off   (`cabra play --ponder`"),
+        "{t}"
+    );
 }

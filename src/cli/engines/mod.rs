@@ -83,10 +83,15 @@ fn recorded(
     Ok(out)
 }
 
+/// Whether the full engine plays in `pair`.
+fn with_top((a, b): (u8, u8)) -> bool {
+    a == TOP || b == TOP
+}
+
 /// The games asked of pair `(a, b)`: `--top-games` for the full engine's
 /// pairs, `--games` for the others.
-fn games_of(args: &EnginesArgs, (a, b): (u8, u8)) -> u32 {
-    if a == TOP || b == TOP {
+fn games_of(args: &EnginesArgs, pair: (u8, u8)) -> u32 {
+    if with_top(pair) {
         args.top_games.unwrap_or(args.games)
     } else {
         args.games
@@ -206,7 +211,7 @@ fn calibrate(args: &EnginesArgs) -> anyhow::Result<()> {
     };
     // The full engine's pairs, which need the machine to themselves, last.
     let mut schedule = ladder::schedule();
-    schedule.sort_by_key(|&(a, b)| a == TOP || b == TOP);
+    schedule.sort_by_key(|&pair| with_top(pair));
     for (a, b) in schedule {
         if stop.load(Ordering::SeqCst) {
             break;
@@ -219,7 +224,7 @@ fn calibrate(args: &EnginesArgs) -> anyhow::Result<()> {
         }
         // The full engine is timed: its games one at a time, so that no
         // other game takes its core.
-        let concurrency = if a == TOP || b == TOP { 1 } else { cores };
+        let concurrency = if with_top((a, b)) { 1 } else { cores };
         let games = games_of(args, (a, b));
         let p = ladder::play_pairing((a, b), games, top_time, args.seed, concurrency, &stop);
         let score = if p.games > 0 {

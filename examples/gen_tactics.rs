@@ -6,7 +6,7 @@
 
 use std::fmt::Write;
 
-use cabra::engine::tactics::{Kind, legal_count, solutions};
+use cabra::engine::tactics::{Kind, solutions};
 use cabra::game::Position;
 use cabra::game::record::write_game;
 use rand::SeedableRng;
@@ -37,7 +37,7 @@ fn main() {
         if pos.status().is_over() {
             continue;
         }
-        let legal = legal_count(&pos);
+        let legal = pos.count_legal_placements();
         if pos.winning_move().is_some() {
             if count(&found, Kind::Win1) < PER_KIND {
                 let s = solutions(&pos, Kind::Win1).len();

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use cabra::engine::Request;
-use cabra::engine::tactics::{Kind, SUITE, kind_in, legal_count, solutions, solves};
+use cabra::engine::tactics::{Kind, SUITE, kind_in, solutions, solves};
 use cabra::game::Position;
 use cabra::game::record::parse_record;
 use serde::Serialize;
@@ -106,7 +106,7 @@ fn load(name: &str, bytes: &[u8]) -> anyhow::Result<(Position, Kind)> {
         if passing == 0 {
             bail!("{name}: no placement {asks} here: the test cannot be solved");
         }
-        if kind == Kind::Block && passing == legal_count(&pos) {
+        if kind == Kind::Block && passing == pos.count_legal_placements() {
             bail!("{name}: the opponent threatens no win in one here: there is nothing to block");
         }
     }

@@ -219,10 +219,3 @@ pub fn solutions(pos: &Position, kind: Kind) -> Vec<Placement> {
     });
     out
 }
-
-/// Number of legal moves.
-pub fn legal_count(pos: &Position) -> usize {
-    let mut n = 0;
-    pos.for_each_legal_placement(|_| n += 1);
-    n
-}

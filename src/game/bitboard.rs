@@ -5,18 +5,18 @@
 //! ever crosses the board's edge.
 
 /// Cells with x = 0 (the west edge).
-pub const WEST: u64 = 0x0101_0101_0101_0101;
+pub(crate) const WEST: u64 = 0x0101_0101_0101_0101;
 /// Cells with x = 7 (the east edge).
-pub const EAST: u64 = WEST << 7;
+pub(crate) const EAST: u64 = WEST << 7;
 /// Cells with y = 0 (the north edge).
-pub const NORTH: u64 = 0xFF;
+pub(crate) const NORTH: u64 = 0xFF;
 /// Cells with y = 7 (the south edge).
-pub const SOUTH: u64 = NORTH << 56;
+pub(crate) const SOUTH: u64 = NORTH << 56;
 /// The board's rim: the cells of the bottom perimeter when taken at z = 0.
-pub const RIM: u64 = WEST | EAST | NORTH | SOUTH;
+pub(crate) const RIM: u64 = WEST | EAST | NORTH | SOUTH;
 
 /// Number of layers (heights 0, 1, 2).
-pub const LAYERS: usize = 3;
+pub(crate) const LAYERS: usize = 3;
 
 /// A layer plus its four orthogonal neighbours, without wrapping.
 #[inline(always)]
@@ -30,24 +30,46 @@ pub(crate) const fn bit(x: u8, y: u8) -> u64 {
     1u64 << (y * 8 + x)
 }
 
-/// A set of cells of the 8x8x3 volume: one `u64` per layer, bit
-/// `y * 8 + x` for column `(x, y)`.
+/// A set of cells of the 8x8x3 volume: one `u64` per layer (z = 0, 1,
+/// 2), bit `y * 8 + x` for column `(x, y)`.
+///
+/// ```
+/// use cabra::game::{Cell, Volume};
+///
+/// let mut v = Volume::EMPTY;
+/// v.insert(Cell::new(0, 3, 1).unwrap());
+/// assert_eq!(v.count(), 1);
+/// assert_ne!(v.columns() & Volume::WEST, 0);
+/// assert_eq!(v.layers()[1], 1 << (3 * 8));
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Volume(pub(crate) [u64; LAYERS]);
 
 impl Volume {
     /// The set whose layer `z` is `layers[z]` (every bit is a cell).
-    pub const fn from_layers(layers: [u64; LAYERS]) -> Volume {
+    pub const fn from_layers(layers: [u64; 3]) -> Volume {
         Volume(layers)
     }
 
     /// The three layers, bottom first.
-    pub const fn layers(self) -> [u64; LAYERS] {
+    pub const fn layers(self) -> [u64; 3] {
         self.0
     }
 
     /// The empty set.
     pub const EMPTY: Volume = Volume([0; LAYERS]);
+
+    /// The columns with x = 0 (the west edge), as bits of
+    /// [`Volume::columns`].
+    pub const WEST: u64 = WEST;
+    /// The columns with x = 7 (the east edge).
+    pub const EAST: u64 = EAST;
+    /// The columns with y = 0 (the north edge).
+    pub const NORTH: u64 = NORTH;
+    /// The columns with y = 7 (the south edge).
+    pub const SOUTH: u64 = SOUTH;
+    /// The columns of the board's rim: all four edges.
+    pub const RIM: u64 = RIM;
 
     /// Whether no cell is set.
     #[inline(always)]

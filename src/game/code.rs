@@ -206,3 +206,27 @@ impl Position {
         decode(code)
     }
 }
+
+/// Reads a position code, as [`Position::from_code`]: `"c101".parse()`.
+impl std::str::FromStr for Position {
+    type Err = CodeError;
+    fn from_str(code: &str) -> Result<Position, CodeError> {
+        decode(code)
+    }
+}
+
+/// Writes the position code, as [`Position::to_code`], which `parse`
+/// reads back (for the board as text, see [`crate::game::board_text`]).
+///
+/// ```
+/// use cabra::game::{Move, Position};
+/// let mut pos = Position::new();
+/// pos.play("L E180 110".parse::<Move>().unwrap()).unwrap();
+/// let code = pos.to_string();
+/// assert_eq!(code.parse::<Position>(), Ok(pos));
+/// ```
+impl std::fmt::Display for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&encode(self))
+    }
+}

@@ -3,7 +3,7 @@
 //! moves, play/undo, the game line with its redo list, the bridge test and
 //! results, notation and files.
 
-pub mod bitboard;
+pub(crate) mod bitboard;
 pub mod bridge;
 mod cell;
 mod code;

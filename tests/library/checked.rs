@@ -256,6 +256,11 @@ fn position_codes_that_do_not_check_out_are_refused() {
     }
     assert!(Position::from_code(&code[..code.len() - 1]).is_err());
     assert!(Position::from_code(&format!("{code}é")).is_err());
+    // `Display` and `FromStr` are the same code.
+    assert_eq!(pos.to_string(), code);
+    assert_eq!(code.parse::<Position>(), Ok(pos));
+    assert!("c1".parse::<Position>().is_err());
+    assert!("".parse::<Position>().is_err());
 }
 
 #[cfg(feature = "serde")]

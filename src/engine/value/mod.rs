@@ -6,11 +6,15 @@
 //! One hidden layer of [`HIDDEN`] rectified units over the sparse inputs:
 //! a position turns on at most [`features::MAX_ACTIVE`] of the
 //! [`features::INPUTS`], so the first layer is a sum of that many rows, as
-//! in NNUE. Trained by `cabra train` ([`train`]) on self-play records; the
-//! weights built in are `weights/value.bin` ([`mod@format`]).
+//! in NNUE. Trained by `cabra train` on self-play records; the weights
+//! built in are `weights/value.bin` ([`mod@format`]).
 
 pub mod features;
 pub mod format;
+// The training behind `cabra train`: the program's, not the library's
+// (absent without the `cli` feature, and not in the documentation).
+#[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod train;
 
 use std::collections::HashMap;

@@ -9,7 +9,12 @@ use crate::common::*;
 
 use std::collections::{BTreeSet, HashSet};
 
-use cabra::game::bitboard::{EAST, NORTH, RIM, SOUTH, WEST};
+// The edges' columns, as bits of `Volume::columns`.
+const EAST: u64 = Volume::EAST;
+const NORTH: u64 = Volume::NORTH;
+const RIM: u64 = Volume::RIM;
+const SOUTH: u64 = Volume::SOUTH;
+const WEST: u64 = Volume::WEST;
 
 /// The bit of column `(x, y)` in a layer.
 fn bit(x: u8, y: u8) -> u64 {

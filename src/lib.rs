@@ -2,8 +2,9 @@
 //!
 //! - [`game`]: the rules: bitboards, pieces, the placement table, positions,
 //!   notation and `.caminos` files.
-//! - [`engine`]: engine configurations, games between engines, Elo,
-//!   tactical tests.
+//! - [`engine`]: Caminos for the search: engine configurations and
+//!   levels, the engine handle (a search with a budget, its reports, a
+//!   stop), analysis, games between engines and the tactical suite.
 //! - [`search`]: Monte Carlo Tree Search, generic over a small [`search::Game`] trait.
 //!
 //! The library needs none of the program's front ends: with

@@ -129,7 +129,10 @@ impl Engine {
 
     /// Threads searching the tree together.
     pub fn threads(&self) -> usize {
-        self.config.threads.unwrap_or(1).max(1)
+        self.config
+            .threads
+            .unwrap_or(1)
+            .clamp(1, super::MAX_THREADS)
     }
 
     /// The seed.

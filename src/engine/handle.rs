@@ -182,8 +182,9 @@ enum Stop {
 }
 
 impl Stopper {
-    /// Whether there is a job to stop: for a handle's stopper, whether a
-    /// job runs now.
+    /// For a handle's stopper, whether a job runs now. For a job's
+    /// ([`Job::stopper`]), whether it has not been asked to stop: a job
+    /// that ended by itself still counts (see [`Job::is_finished`]).
     pub fn is_active(&self) -> bool {
         match &self.0 {
             Stop::Job(flag) => !flag.load(Ordering::SeqCst),
@@ -205,6 +206,7 @@ impl Stopper {
 }
 
 /// Work under way on a handle's thread.
+#[must_use = "a job runs on when dropped: wait for it, or stop it"]
 pub struct Job<T> {
     stop: Arc<AtomicBool>,
     thread: JoinHandle<T>,
@@ -303,8 +305,12 @@ impl Thinker<'_> {
             if self.engine.tree_bytes() > share {
                 self.engine.forget();
             }
-            // The exact tables take their room first; the tree the rest.
-            let room = share.saturating_sub(self.engine.fixed_bytes());
+            // The exact tables take their room first; the tree the rest,
+            // but never less than the smallest share: a share the tables
+            // fill would leave a tree of one node, which plays blind.
+            let room = share
+                .saturating_sub(self.engine.fixed_bytes())
+                .max(super::memory::MIN_SHARE);
             self.engine.set_node_cap(room / BYTES_PER_NODE);
         }
         let plan = Plan {
@@ -416,6 +422,29 @@ pub struct EngineHandle {
     /// The stop of the job running, if any.
     current: Arc<Mutex<Option<Arc<AtomicBool>>>>,
     memory: Option<Arc<(Arc<TreeMemory>, MemberId)>>,
+    /// Changes asked for while a job held the engine, which the next job
+    /// makes before its work.
+    pending: Arc<Mutex<Pending>>,
+}
+
+/// What [`EngineHandle::set_config`] and [`EngineHandle::forget`] could
+/// not do at once because a job held the engine.
+#[derive(Default)]
+struct Pending {
+    config: Option<EngineConfig>,
+    forget: bool,
+}
+
+impl Pending {
+    /// Makes the changes on `engine`.
+    fn apply(&mut self, engine: &mut Engine) {
+        if let Some(config) = self.config.take() {
+            engine.set_config(config);
+        }
+        if std::mem::take(&mut self.forget) {
+            engine.forget();
+        }
+    }
 }
 
 impl EngineHandle {
@@ -431,6 +460,7 @@ impl EngineHandle {
             fallback: Budget::UNLIMITED,
             current: Arc::new(Mutex::new(None)),
             memory: None,
+            pending: Arc::default(),
         }
     }
 
@@ -468,11 +498,17 @@ impl EngineHandle {
         lock(&self.config).clone()
     }
 
-    /// Changes the configuration (after the job running, if any; the tree
-    /// is dropped unless only the limits changed).
+    /// Changes the configuration; the tree is dropped unless only the
+    /// limits changed. A job running goes on as it was, and the change is
+    /// made when it ends: this call does not wait for it (a search until
+    /// stopped would never end).
     pub fn set_config(&self, config: EngineConfig) {
-        lock(&self.engine).set_config(config.clone());
-        *lock(&self.config) = config;
+        *lock(&self.config) = config.clone();
+        let mut pending = lock(&self.pending);
+        pending.config = Some(config);
+        if let Ok(mut engine) = self.engine.try_lock() {
+            pending.apply(&mut engine);
+        }
     }
 
     /// The limits of a search that neither its request nor the
@@ -486,9 +522,13 @@ impl EngineHandle {
         budget_of(&lock(&self.config), self.fallback, request)
     }
 
-    /// Threads of a search.
+    /// Threads of a search: the configuration's, at most [`MAX_THREADS`](crate::engine::MAX_THREADS)
+    /// (a count set in its public field is not checked).
     pub fn threads(&self) -> usize {
-        lock(&self.config).threads.unwrap_or(1).max(1)
+        lock(&self.config)
+            .threads
+            .unwrap_or(1)
+            .clamp(1, super::MAX_THREADS)
     }
 
     /// Starts `work` on a thread of its own with the engine, once the job
@@ -519,6 +559,7 @@ impl EngineHandle {
         let engine = self.engine.clone();
         let (flag, fallback, memory) = (stop.clone(), self.fallback, self.memory.clone());
         let current = self.current.clone();
+        let pending = self.pending.clone();
         let config = lock(&self.config).clone();
         let thread = std::thread::Builder::new()
             .name("cabra-engine".into())
@@ -529,6 +570,7 @@ impl EngineHandle {
                     *g = Engine::new(config);
                     g
                 });
+                lock(&pending).apply(&mut guard);
                 let mut thinker = Thinker {
                     engine: &mut guard,
                     stop: &flag,
@@ -536,6 +578,8 @@ impl EngineHandle {
                     memory: memory.as_deref(),
                 };
                 let out = work(&mut thinker);
+                // What was asked for during the job.
+                lock(&pending).apply(&mut guard);
                 drop(guard);
                 let mut slot = lock(&current);
                 if slot.as_ref().is_some_and(|f| Arc::ptr_eq(f, &flag)) {
@@ -640,9 +684,14 @@ impl EngineHandle {
         Stopper(Stop::Current(self.current.clone()))
     }
 
-    /// Drops the tree (after the job running, if any).
+    /// Drops the tree: at once, or after the job running, if any, which
+    /// is not waited for.
     pub fn forget(&self) {
-        lock(&self.engine).forget();
+        let mut pending = lock(&self.pending);
+        pending.forget = true;
+        if let Ok(mut engine) = self.engine.try_lock() {
+            pending.apply(&mut engine);
+        }
     }
 
     /// Nodes in the tree kept (0 while a job runs).

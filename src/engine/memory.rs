@@ -51,7 +51,10 @@ pub struct TreeMemory {
 }
 
 impl TreeMemory {
-    /// The smallest share a search gets, whatever the budget, in bytes.
+    /// The smallest share a search's tree gets, whatever the budget, in
+    /// bytes. The exact endgame tables (16 MiB a thread) are taken out of
+    /// a share first, and the tree gets the rest, or this much where the
+    /// tables leave less.
     pub const MIN_SHARE: usize = MIN_SHARE;
 
     /// A budget of `cap` bytes for the trees of engines of which at most

@@ -7,6 +7,10 @@ use super::policy::Uct;
 /// nodes: 24-byte nodes, spare room in child blocks, max-trees).
 pub const DEFAULT_NODE_CAP: usize = (1 << 30) / 32;
 
+/// Most threads a search uses: [`SearchConfig::threads`] above it counts
+/// as this many.
+pub(crate) const MAX_THREADS: usize = 256;
+
 /// The visit count at which [`SearchConfig::threat_visits`] checks a node.
 pub const DEFAULT_THREAT_VISITS: u32 = 16;
 
@@ -15,7 +19,8 @@ pub const DEFAULT_THREAT_VISITS: u32 = 16;
 pub struct SearchConfig {
     /// Selection parameters (exploration constant, first-play urgency).
     pub uct: Uct,
-    /// Threads growing the tree together.
+    /// Threads growing the tree together: 1 to 256 (0 is taken as 1, more
+    /// than 256 as 256).
     pub threads: usize,
     /// Base seed; thread `i` uses a seed derived from it and `i`.
     pub seed: u64,

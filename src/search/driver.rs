@@ -21,7 +21,7 @@ use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use super::config::SearchConfig;
+use super::config::{MAX_THREADS, SearchConfig};
 use super::game::Game;
 use super::limits::{Budget, Stopper};
 use super::order::{child_salt, mix};
@@ -54,7 +54,7 @@ impl<G: Game> Searcher<G> {
 
     /// A searcher at `root` whose playouts use `playout`.
     pub fn with_playout(root: G, config: SearchConfig, playout: G::Playout) -> Self {
-        let threads = config.threads.max(1);
+        let threads = config.threads.clamp(1, MAX_THREADS);
         let seed = thread_seed(config.seed, 0);
         let worker = Worker::new(&root, &config, seed, config.node_cap);
         let replies = reply_table::<G>(config.reply);

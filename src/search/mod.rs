@@ -58,6 +58,7 @@ mod tree;
 mod walk;
 mod worker;
 
+pub(crate) use config::MAX_THREADS;
 pub use config::{DEFAULT_NODE_CAP, DEFAULT_THREAT_VISITS, SearchConfig};
 pub use driver::Searcher;
 pub use game::{Game, uniform_playout};

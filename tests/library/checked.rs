@@ -335,3 +335,55 @@ fn engine_calls_with_extreme_input_answer_without_a_panic() {
         assert!(thought.report.best.is_some());
     }
 }
+
+#[test]
+fn a_small_memory_share_still_grows_a_tree() {
+    use cabra::engine::{Budget, EngineConfig, EngineHandle, Request, TreeMemory};
+    use std::sync::Arc;
+
+    // The endgame tables alone take more than 16 MiB: the tree still gets
+    // its smallest share, and searches.
+    let memory = Arc::new(TreeMemory::new(16 << 20, 1));
+    let config = EngineConfig::parse("threads=1,seed=1").unwrap();
+    let engine = EngineHandle::with_memory(config, &memory);
+    let request = Request::new(Position::new()).limits(Budget::iterations(5_000));
+    let thought = engine.search(request).unwrap();
+    assert!(
+        thought.report.nodes > 1_000,
+        "{} nodes",
+        thought.report.nodes
+    );
+    assert!(thought.report.top.len() > 1);
+}
+
+#[test]
+fn changes_during_a_search_until_stopped_do_not_wait_for_it() {
+    use cabra::engine::{EngineConfig, EngineHandle, Request};
+
+    let engine = EngineHandle::new(EngineConfig::parse("threads=1").unwrap());
+    let (reported, report) = std::sync::mpsc::channel();
+    let job = engine
+        .start(Request::new(Position::new()).until_stopped(), move |_| {
+            let _ = reported.send(());
+        })
+        .unwrap();
+    // Once the search runs, neither call waits for it (only a stop ends it).
+    report.recv().unwrap();
+    engine.forget();
+    engine.set_config(EngineConfig::parse("threads=1,c=0.3").unwrap());
+    assert!(engine.is_busy());
+    let thought = job.stop_and_wait().unwrap();
+    assert!(thought.interrupted);
+    // The next search has the new configuration and a fresh tree.
+    assert_eq!(
+        engine.config(),
+        EngineConfig::parse("threads=1,c=0.3").unwrap()
+    );
+    assert_eq!(engine.nodes(), 0);
+    // More threads than a search may have, set in the public field, count
+    // as the most it may have.
+    let mut config = EngineConfig::default();
+    config.threads = Some(100_000);
+    engine.set_config(config);
+    assert_eq!(engine.threads(), cabra::engine::MAX_THREADS);
+}

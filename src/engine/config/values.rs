@@ -7,7 +7,7 @@ use crate::engine::units::ValueError;
 use crate::engine::value::LoadError;
 
 /// Most threads a search may use.
-pub const MAX_THREADS: usize = 256;
+pub const MAX_THREADS: usize = crate::search::MAX_THREADS;
 
 /// Why a key of an engine configuration refused its value (the key is
 /// named by [`super::ConfigError::BadValue`]); the message says what the

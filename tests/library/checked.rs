@@ -382,8 +382,9 @@ fn changes_during_a_search_until_stopped_do_not_wait_for_it() {
     assert_eq!(engine.nodes(), 0);
     // More threads than a search may have, set in the public field, count
     // as the most it may have.
-    let mut config = EngineConfig::default();
-    config.threads = Some(100_000);
-    engine.set_config(config);
+    engine.set_config(EngineConfig {
+        threads: Some(100_000),
+        ..EngineConfig::default()
+    });
     assert_eq!(engine.threads(), cabra::engine::MAX_THREADS);
 }

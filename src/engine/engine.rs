@@ -129,10 +129,7 @@ impl Engine {
 
     /// Threads searching the tree together.
     pub fn threads(&self) -> usize {
-        self.config
-            .threads
-            .unwrap_or(1)
-            .clamp(1, super::MAX_THREADS)
+        threads_of(&self.config)
     }
 
     /// The seed.
@@ -373,6 +370,12 @@ fn with_every_move(searcher: &mut Searcher<Position>, report: &Report<Move>) -> 
 /// run, no proof, no visit kept from an earlier search.
 fn blind(report: &Report<Move>) -> bool {
     report.iterations == 0 && report.proven.is_none() && report.top.iter().all(|s| s.visits == 0)
+}
+
+/// The threads of a search configured as `config`: 1 where it sets none,
+/// and at most [`super::MAX_THREADS`], whatever its public field says.
+pub(crate) fn threads_of(config: &EngineConfig) -> usize {
+    config.threads.unwrap_or(1).clamp(1, super::MAX_THREADS)
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use thiserror::Error;
 use super::budget::{Budget, BudgetError};
 use super::clock::OnClock;
 use super::config::EngineConfig;
-use super::engine::{DEFAULT_REPORT_EVERY, Engine, Plan, Progress, Purpose, Thought};
+use super::engine::{DEFAULT_REPORT_EVERY, Engine, Plan, Progress, Purpose, Thought, threads_of};
 use super::memory::{BYTES_PER_NODE, MemberId, TreeMemory};
 use crate::game::{Move, Position};
 use crate::search::Report;
@@ -422,8 +422,8 @@ pub struct EngineHandle {
     /// The stop of the job running, if any.
     current: Arc<Mutex<Option<Arc<AtomicBool>>>>,
     memory: Option<Arc<(Arc<TreeMemory>, MemberId)>>,
-    /// Changes asked for while a job held the engine, which the next job
-    /// makes before its work.
+    /// Changes asked for while a job held the engine: that job makes them
+    /// when its work ends (or the next job, before its work).
     pending: Arc<Mutex<Pending>>,
 }
 
@@ -522,13 +522,11 @@ impl EngineHandle {
         budget_of(&lock(&self.config), self.fallback, request)
     }
 
-    /// Threads of a search: the configuration's, at most [`MAX_THREADS`](crate::engine::MAX_THREADS)
-    /// (a count set in its public field is not checked).
+    /// Threads of a search: the configuration's, 1 where it sets none, at
+    /// most [`MAX_THREADS`](crate::engine::MAX_THREADS) (a larger count
+    /// set in its public field counts as that many).
     pub fn threads(&self) -> usize {
-        lock(&self.config)
-            .threads
-            .unwrap_or(1)
-            .clamp(1, super::MAX_THREADS)
+        threads_of(&lock(&self.config))
     }
 
     /// Starts `work` on a thread of its own with the engine, once the job

@@ -154,7 +154,14 @@ pub fn format_bytes(bytes: usize) -> String {
 /// `2s`, `250ms`, `1.5s`, `2m`: the short form [`parse_duration`] reads back.
 pub fn format_duration(d: Duration) -> String {
     let ms = d.as_millis();
-    if ms == 0 {
+    let ns = d.as_nanos();
+    if ns == 0 {
+        "0s".to_string()
+    } else if ms == 0 && ns % 1000 != 0 {
+        // Under a millisecond, to the nanosecond: `0.5us`, not `0us`.
+        let text = format!("{}.{:03}", ns / 1000, ns % 1000);
+        format!("{}us", text.trim_end_matches('0'))
+    } else if ms == 0 {
         format!("{}us", d.as_micros())
     } else if ms % 60_000 == 0 {
         format!("{}m", ms / 60_000)
@@ -179,6 +186,9 @@ pub fn format_duration(d: Duration) -> String {
 /// assert!(parse_count("0").is_err());
 /// ```
 pub fn parse_count(text: &str) -> Result<u64, ValueError> {
+    if !separators_fit(text.trim()) {
+        return Err(ValueError::NotACount(text.trim().to_string()));
+    }
     let t: String = text
         .trim()
         .chars()
@@ -221,6 +231,28 @@ pub fn parse_count(text: &str) -> Result<u64, ValueError> {
         v if v > u128::from(MAX_COUNT) => Err(ValueError::CountTooLarge),
         v => Ok(v as u64),
     }
+}
+
+/// Whether the separators of a count stand where people put them: `,`
+/// between groups of three digits (`20,000`), `_` between any two digits
+/// (`20_000`), never both, and none after the point or the unit.
+fn separators_fit(t: &str) -> bool {
+    let end = t
+        .find(|c: char| !(c.is_ascii_digit() || c == ',' || c == '_'))
+        .unwrap_or(t.len());
+    let (whole, rest) = t.split_at(end);
+    if rest.contains([',', '_']) {
+        return false;
+    }
+    if whole.contains(',') && whole.contains('_') {
+        return false;
+    }
+    let mut groups = whole.split([',', '_']);
+    if !whole.contains(',') {
+        return groups.all(|g| !g.is_empty()) || whole.is_empty();
+    }
+    let first = groups.next().unwrap_or("");
+    (1..=3).contains(&first.len()) && groups.all(|g| g.len() == 3)
 }
 
 /// A number with thousands separators: `1,234,567`.
@@ -275,6 +307,12 @@ mod tests {
         for d in ["2s", "250ms", "1.5s", "2m", "3.332s"] {
             assert_eq!(format_duration(parse_duration(d).unwrap()), d);
         }
+        for (d, text) in [(1, "0.001us"), (500, "0.5us"), (2_000, "2us"), (0, "0s")] {
+            assert_eq!(format_duration(Duration::from_nanos(d)), text);
+        }
+        for d in ["0.001us", "0.5us", "2us", "999us"] {
+            assert_eq!(format_duration(parse_duration(d).unwrap()), d);
+        }
         // An average prints to the millisecond, not to the float's last digit.
         assert_eq!(
             format_duration(Duration::from_secs_f64(3.332217164)),
@@ -288,6 +326,27 @@ mod tests {
         assert_eq!(parse_count("20,000"), Ok(20_000));
         assert_eq!(parse_count("50k"), Ok(50_000));
         assert_eq!(parse_count("1.5M"), Ok(1_500_000));
+        assert_eq!(parse_count("1,234,567"), Ok(1_234_567));
+        assert_eq!(parse_count("20_000"), Ok(20_000));
+        assert_eq!(parse_count("2_0000"), Ok(20_000));
+        assert_eq!(parse_count("12,000k"), Ok(12_000_000));
+        for bad in [
+            "1,,0",
+            "1,0",
+            ",100",
+            "100,",
+            "1__0",
+            "_10",
+            "1,000_000",
+            "1.5,0k",
+            "1k,",
+        ] {
+            assert_eq!(
+                parse_count(bad),
+                Err(ValueError::NotACount(bad.into())),
+                "{bad}"
+            );
+        }
         for bad in ["0", "-3", "lots", "", "1e3", "2T", "0.4"] {
             assert!(parse_count(bad).is_err(), "{bad}");
         }

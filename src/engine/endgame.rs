@@ -55,7 +55,7 @@ impl Slot {
 pub const MAX_LEFT: usize = 10;
 
 /// How often (in nodes) a search asks whether to stop.
-pub const STOP_CHECK: u64 = 256;
+pub(crate) const STOP_CHECK: u64 = 256;
 
 /// Slots in the table: 2^20 of 16 bytes, 16 MiB, allocated on first use.
 const TABLE_BITS: u32 = 20;
@@ -154,7 +154,7 @@ impl Endgame {
     }
 
     /// [`Endgame::solve`], giving up (`None`) as soon as `stop` says so:
-    /// it is asked every [`STOP_CHECK`] nodes, so that a large budget still
+    /// it is asked every 256 nodes, so that a large budget still
     /// answers to the search's clock.
     pub fn solve_until(
         &mut self,

@@ -447,6 +447,16 @@ impl Pending {
     }
 }
 
+impl std::fmt::Debug for EngineHandle {
+    /// The configuration and whether a job is running.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EngineHandle")
+            .field("config", &self.config())
+            .field("busy", &self.is_busy())
+            .finish_non_exhaustive()
+    }
+}
+
 impl EngineHandle {
     /// A handle for an engine configured as `config`, without a fallback:
     /// a search that neither its request nor `config` limits runs until it

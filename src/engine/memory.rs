@@ -50,6 +50,15 @@ pub struct TreeMemory {
     state: Mutex<State>,
 }
 
+impl std::fmt::Debug for TreeMemory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TreeMemory")
+            .field("cap", &self.cap)
+            .field("at_once", &self.at_once)
+            .finish_non_exhaustive()
+    }
+}
+
 impl TreeMemory {
     /// The smallest share a search's tree gets, whatever the budget, in
     /// bytes. The exact endgame tables (16 MiB a thread) are taken out of

@@ -83,3 +83,27 @@ impl fmt::Display for Cell {
         write!(f, "{}{}{}", self.x, self.y, self.z)
     }
 }
+
+/// Reads a cell as [`Cell`]'s `Display` writes it: three digits `XYZ`.
+///
+/// ```
+/// use cabra::game::Cell;
+/// let c: Cell = "121".parse().unwrap();
+/// assert_eq!((c.x(), c.y(), c.z()), (1, 2, 1));
+/// assert!("18".parse::<Cell>().is_err() && "183".parse::<Cell>().is_err());
+/// ```
+impl std::str::FromStr for Cell {
+    type Err = NotationError;
+
+    fn from_str(text: &str) -> Result<Cell, NotationError> {
+        match text.trim().as_bytes() {
+            &[x, y, z] if [x, y, z].iter().all(u8::is_ascii_digit) => {
+                Cell::from_digits([x - b'0', y - b'0', z - b'0'])
+            }
+            _ => Err(NotationError::Expected {
+                expected: "a cell of three digits XYZ, e.g. 110",
+                found: text.to_string(),
+            }),
+        }
+    }
+}

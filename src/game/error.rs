@@ -97,6 +97,15 @@ pub enum RangeError {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum NotationError {
+    /// Text that is not the one item asked for (a cell, a piece, a player
+    /// or an orientation): what was expected, and the text.
+    #[error("expected {expected}, found '{found}'")]
+    Expected {
+        /// What the text should have been, e.g. "a cell of three digits XYZ".
+        expected: &'static str,
+        /// The text as given.
+        found: String,
+    },
     /// Nothing was written.
     #[error("expected a placement such as `L E180 110` (piece, orientation, position)")]
     Empty,
@@ -271,6 +280,21 @@ pub fn beyond(spans: [(i32, i32); 2]) -> String {
         }
     };
     format!("{list} (x and y run from 0 to 7)")
+}
+
+/// A move of a list that could not be played ([`crate::game::Position::from_moves`]):
+/// its index, the move, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("move {} ({mv}): {why}", .index + 1)]
+#[non_exhaustive]
+pub struct MoveError {
+    /// 0-based index of the move in the list (the message counts from 1).
+    pub index: usize,
+    /// The move.
+    pub mv: Move,
+    /// Why it is illegal there (its message is part of this error's, as
+    /// [`RecordError`]'s kind is).
+    pub why: PlacementError,
 }
 
 /// A line of a `.caminos` file that could not be read; nothing after it

@@ -30,7 +30,9 @@ mod threats;
 pub use bitboard::Volume;
 pub use cell::Cell;
 pub use code::CodeError;
-pub use error::{LineError, NotationError, PlacementError, RangeError, RecordError, beyond};
+pub use error::{
+    LineError, MoveError, NotationError, PlacementError, RangeError, RecordError, beyond,
+};
 pub use line::{GameLine, PastTheEnd};
 pub(crate) use movegen::below;
 pub use movegen::{FixedList, MoveList, PlacementList};

@@ -67,6 +67,13 @@ impl<T: Copy, const N: usize> FixedList<T, N> {
     }
 }
 
+impl<T: Copy + std::fmt::Debug, const N: usize> std::fmt::Debug for FixedList<T, N> {
+    /// The moves in the list, as a slice shows them.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(&self.items[..self.len]).finish()
+    }
+}
+
 impl<'a, T: Copy, const N: usize> IntoIterator for &'a FixedList<T, N> {
     type Item = &'a T;
     type IntoIter = std::slice::Iter<'a, T>;

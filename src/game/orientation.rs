@@ -125,6 +125,55 @@ impl fmt::Display for Orientation {
     }
 }
 
+/// Reads a face as its letter, in either case: `T`, `b`, `N`, `S`, `E`, `W`.
+impl std::str::FromStr for Face {
+    type Err = crate::game::NotationError;
+
+    fn from_str(text: &str) -> Result<Face, Self::Err> {
+        let mut chars = text.trim().chars();
+        match (chars.next().and_then(Face::from_letter), chars.next()) {
+            (Some(f), None) => Ok(f),
+            _ => Err(crate::game::NotationError::Expected {
+                expected: "a face letter T, B, N, S, E or W",
+                found: text.to_string(),
+            }),
+        }
+    }
+}
+
+/// Reads an orientation as `Display` writes it: a face letter and an
+/// angle of 0, 90, 180 or 270 (`E180`, `t0`).
+///
+/// ```
+/// use cabra::game::{Face, Orientation};
+/// let o: Orientation = "E180".parse().unwrap();
+/// assert_eq!(o, Orientation::from_degrees(Face::E, 180).unwrap());
+/// assert_eq!(o.to_string(), "E180");
+/// assert!("E45".parse::<Orientation>().is_err());
+/// ```
+impl std::str::FromStr for Orientation {
+    type Err = crate::game::NotationError;
+
+    fn from_str(text: &str) -> Result<Orientation, Self::Err> {
+        let t = text.trim();
+        let bad = || crate::game::NotationError::Expected {
+            expected: "an orientation: a face letter and 0, 90, 180 or 270, e.g. E180",
+            found: text.to_string(),
+        };
+        let mut chars = t.chars();
+        let face = chars.next().and_then(Face::from_letter).ok_or_else(bad)?;
+        let angle = chars.as_str();
+        if !["0", "90", "180", "270"].contains(&angle) {
+            return Err(bad());
+        }
+        angle
+            .parse()
+            .ok()
+            .and_then(|a| Orientation::from_degrees(face, a))
+            .ok_or_else(bad)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -81,3 +81,25 @@ impl fmt::Display for Piece {
         write!(f, "{}", self.letter())
     }
 }
+
+/// Reads a piece as its letter, in either case: `L`, `t`.
+///
+/// ```
+/// use cabra::game::Piece;
+/// assert_eq!("z".parse::<Piece>(), Ok(Piece::Z));
+/// assert!("X".parse::<Piece>().is_err());
+/// ```
+impl std::str::FromStr for Piece {
+    type Err = crate::game::NotationError;
+
+    fn from_str(text: &str) -> Result<Piece, Self::Err> {
+        let mut chars = text.trim().chars();
+        match (chars.next().and_then(Piece::from_letter), chars.next()) {
+            (Some(p), None) => Ok(p),
+            _ => Err(crate::game::NotationError::Expected {
+                expected: "a piece letter L, T, Z or O",
+                found: text.to_string(),
+            }),
+        }
+    }
+}

@@ -59,6 +59,32 @@ impl fmt::Display for Player {
     }
 }
 
+/// Reads a player as people name one: `1`, `2`, or as `Display` writes
+/// it, `player 1` (any case, any spacing).
+///
+/// ```
+/// use cabra::game::Player;
+/// assert_eq!("2".parse::<Player>(), Ok(Player::Two));
+/// assert_eq!(Player::One.to_string().parse::<Player>(), Ok(Player::One));
+/// assert!("3".parse::<Player>().is_err());
+/// ```
+impl std::str::FromStr for Player {
+    type Err = crate::game::NotationError;
+
+    fn from_str(text: &str) -> Result<Player, Self::Err> {
+        let t = text.trim().to_ascii_lowercase();
+        let number = t.strip_prefix("player").map_or(t.as_str(), str::trim_start);
+        match number {
+            "1" => Ok(Player::One),
+            "2" => Ok(Player::Two),
+            _ => Err(crate::game::NotationError::Expected {
+                expected: "a player, 1 or 2",
+                found: text.to_string(),
+            }),
+        }
+    }
+}
+
 /// What decided a finished game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WinReason {

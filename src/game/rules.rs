@@ -85,6 +85,9 @@ pub enum RulesError {
     /// Both variants named.
     #[error("'{0}' names both caminos and bridget")]
     BothVariants(String),
+    /// No word at all.
+    #[error("no rules named (the rules are caminos or bridget, with or without swap)")]
+    Empty,
 }
 
 impl FromStr for Rules {
@@ -113,13 +116,18 @@ impl FromStr for Rules {
             }
             variant = Some(v);
         }
+        if variant.is_none() && !rules.swap {
+            return Err(RulesError::Empty);
+        }
         rules.variant = variant.unwrap_or_default();
         Ok(rules)
     }
 }
 
-/// One turn: a placement, or a special move of section 9.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// One turn: a placement, or a special move of section 9. Moves order as
+/// their ids do ([`Move::id`]): placements in table order, then `swap`,
+/// then `tm`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Move {
     /// A piece placed.
     Place(Placement),
@@ -215,7 +223,6 @@ mod tests {
     #[test]
     fn rules_read_in_any_order_and_case() {
         for (text, variant, swap) in [
-            ("", Variant::Caminos, false),
             ("caminos", Variant::Caminos, false),
             ("bridget", Variant::Bridget, false),
             ("Bridget Swap", Variant::Bridget, true),
@@ -230,6 +237,8 @@ mod tests {
         }
         assert!("caminos bridget".parse::<Rules>().is_err());
         assert!("hex".parse::<Rules>().is_err());
+        assert_eq!("".parse::<Rules>(), Err(RulesError::Empty));
+        assert_eq!(" , ".parse::<Rules>(), Err(RulesError::Empty));
         assert!(Rules::default().is_default() && !Rules::default().time_machine());
         assert_eq!(Rules::default().count_name(), "perimeter");
     }

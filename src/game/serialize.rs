@@ -74,8 +74,6 @@ impl<'de> Deserialize<'de> for Position {
             Some(text) => text.parse().map_err(D::Error::custom)?,
             None => Rules::default(),
         };
-        Position::from_moves(rules, &game.moves).map_err(|(i, why)| {
-            D::Error::custom(format_args!("move {} ({}): {why}", i + 1, game.moves[i]))
-        })
+        Position::from_moves(rules, &game.moves).map_err(D::Error::custom)
     }
 }

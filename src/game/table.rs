@@ -107,6 +107,16 @@ impl Entry {
     }
 }
 
+impl std::fmt::Debug for Table {
+    /// The counts, not the 2,497 entries.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("entries", &self.entries.len())
+            .field("shapes", &self.shapes.len())
+            .finish_non_exhaustive()
+    }
+}
+
 /// The table, the shapes, and the lookups built with them.
 pub struct Table {
     /// All 2,497 placements, grouped by piece (L, T, Z, O), then shape, then position.

@@ -44,6 +44,16 @@ pub struct Searcher<G: Game> {
     pool: Option<rayon::ThreadPool>,
 }
 
+impl<G: Game> std::fmt::Debug for Searcher<G> {
+    /// The configuration and the tree's size, not the tree.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Searcher")
+            .field("config", &self.config)
+            .field("nodes", &self.worker.tree.count())
+            .finish_non_exhaustive()
+    }
+}
+
 impl<G: Game> Searcher<G> {
     /// A searcher at `root` whose playouts use the game's default policy.
     /// Panics if `G::MOVE_SPACE` is above [`super::order::MAX_MOVE_SPACE`]

@@ -15,12 +15,16 @@ pub const CHECK_INTERVAL: u64 = 64;
 /// set the search runs until it is stopped ([`Searcher::search_until`]).
 /// A search also ends early once the root's value is proven (nothing
 /// left to learn), or when a tree reaches 2^31 root visits (the limit of
-/// its counters).
+/// its counters). A proof needs every move on its way tried, which the
+/// default exploration (first-play urgency) may never do where the moves
+/// tried look good enough: tic-tac-toe's empty board, a draw, is not
+/// proven. So give an unlimited search a way to stop
+/// ([`Searcher::search_until`]).
 ///
-/// With several threads the iteration limit is a total, split as evenly as
-/// possible between the threads: thread `i` of `n` gets `limit / n`, plus
-/// one if `i < limit % n`. Each thread's share is exact. The node limit is
-/// the size of the one tree they grow. Here a limit of 0 stops the search
+/// With several threads the iteration limit is their total: they take
+/// iterations from one count until it is reached, so a thread that starts
+/// late may run none. The node limit is the size of the one tree they
+/// grow. Here a limit of 0 stops the search
 /// before its first iteration (`iterations: Some(0)` reports the tree as
 /// it stands); the engine refuses one ([`crate::engine::BudgetError`]).
 ///

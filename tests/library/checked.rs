@@ -84,7 +84,11 @@ fn a_position_refuses_what_it_cannot_do() {
     let twice: Move = "L E180 110".parse().unwrap();
     assert!(matches!(
         Position::from_moves(Rules::default(), &[twice, twice]),
-        Err((1, PlacementError::Occupied(_)))
+        Err(cabra::game::MoveError {
+            index: 1,
+            why: PlacementError::Occupied(_),
+            ..
+        })
     ));
     let mut line = GameLine::new(Position::new());
     assert!(line.goto(1).is_err());
@@ -387,4 +391,50 @@ fn changes_during_a_search_until_stopped_do_not_wait_for_it() {
         ..EngineConfig::default()
     });
     assert_eq!(engine.threads(), cabra::engine::MAX_THREADS);
+}
+
+#[test]
+fn small_types_read_back_what_they_print() {
+    use cabra::game::{Cell, Face, Move, NotationError, Orientation, Piece, Player};
+    for c in ["000", "121", "772"] {
+        assert_eq!(c.parse::<Cell>().unwrap().to_string(), c);
+    }
+    for p in ["L", "T", "Z", "O"] {
+        assert_eq!(p.parse::<Piece>().unwrap().to_string(), p);
+    }
+    for p in Player::BOTH {
+        assert_eq!(p.to_string().parse::<Player>(), Ok(p));
+        assert_eq!(p.number().to_string().parse::<Player>(), Ok(p));
+    }
+    for o in ["T0", "B90", "N180", "S270", "E0", "W90"] {
+        assert_eq!(o.parse::<Orientation>().unwrap().to_string(), o);
+    }
+    assert_eq!("w".parse::<Face>().unwrap().letter(), 'W');
+    // Garbage is an error that says what was expected, never a panic.
+    let garbage = [
+        "", " ", "9", "1234", "LL", "é", "E45", "E0180", "player 3", "00", "99x",
+    ];
+    for text in garbage {
+        for result in [
+            text.parse::<Cell>().err(),
+            text.parse::<Piece>().err(),
+            text.parse::<Player>().err(),
+            text.parse::<Orientation>().err(),
+            text.parse::<Face>().err(),
+        ] {
+            let e: NotationError = result.expect(text);
+            assert!(!e.to_string().is_empty());
+        }
+    }
+    assert!("800".parse::<Cell>().is_err() && "003".parse::<Cell>().is_err());
+    // Moves sort as their ids do.
+    let mut moves = vec![Move::TimeMachine, Move::Swap, "L E180 110".parse().unwrap()];
+    moves.sort();
+    let ids: Vec<usize> = moves.iter().map(|m| m.id()).collect();
+    assert!(ids.windows(2).all(|w| w[0] < w[1]), "{ids:?}");
+    // Debug output of the lists and handles names what they hold.
+    let mut list = cabra::game::MoveList::new();
+    cabra::game::Position::new().legal_moves(&mut list);
+    assert!(format!("{list:?}").starts_with('['));
+    assert!(format!("{:?}", cabra::game::table()).contains("2497"));
 }

@@ -116,7 +116,7 @@ fn game(rules: &str, moves: &[&str]) -> Position {
         .iter()
         .map(|m| cabra::game::parse_move(m).unwrap())
         .collect();
-    Position::from_moves(rules, &moves).unwrap_or_else(|(i, e)| panic!("move {}: {e}", i + 1))
+    Position::from_moves(rules, &moves).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]

@@ -7,7 +7,7 @@ mod special;
 use super::bitboard::{RIM, Volume};
 use super::bridge;
 use super::cell::Cell;
-use super::error::{PlacementError, RangeError};
+use super::error::{MoveError, PlacementError, RangeError};
 use super::piece::Piece;
 use super::player::{Player, Status, WinReason};
 use super::rules::{Move, Rules, Variant};
@@ -78,11 +78,11 @@ impl Position {
     }
 
     /// The position after `moves` from the empty board under `rules`, or the
-    /// index of the first illegal move and why.
-    pub fn from_moves(rules: Rules, moves: &[Move]) -> Result<Position, (usize, PlacementError)> {
+    /// first illegal move, its index and why.
+    pub fn from_moves(rules: Rules, moves: &[Move]) -> Result<Position, MoveError> {
         let mut pos = Position::with_rules(rules);
-        for (i, &m) in moves.iter().enumerate() {
-            pos.play(m).map_err(|e| (i, e))?;
+        for (index, &mv) in moves.iter().enumerate() {
+            pos.play(mv).map_err(|why| MoveError { index, mv, why })?;
         }
         Ok(pos)
     }

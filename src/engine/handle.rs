@@ -1,165 +1,23 @@
 //! The engine handle: the one way a search starts, for every front end
 //! ([`EngineHandle`]).
 
-use std::ops::ControlFlow;
+mod job;
+mod request;
+
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, mpsc};
-use std::thread::JoinHandle;
 use std::time::Duration;
 
-use thiserror::Error;
-
 use super::budget::{Budget, BudgetError};
-use super::clock::OnClock;
 use super::config::EngineConfig;
-use super::engine::{DEFAULT_REPORT_EVERY, Engine, Plan, Progress, Purpose, Thought, threads_of};
+use super::engine::{Engine, Plan, Progress, Purpose, Thought, threads_of};
 use super::memory::{BYTES_PER_NODE, MemberId, TreeMemory};
-use crate::game::{Move, Position};
+use crate::game::Move;
 use crate::search::Report;
 
-/// Root moves a report lists unless the request says otherwise.
-pub const DEFAULT_TOP_MOVES: usize = 10;
-
-/// One search as a front end asks for it.
-#[derive(Clone, Debug, PartialEq)]
-#[non_exhaustive]
-pub struct Request {
-    /// The position to search (its history says which tree to keep).
-    pub position: Position,
-    /// A move to play, or the engine's view of the position.
-    pub purpose: Purpose,
-    /// The request's own limits, which win over the configuration's and
-    /// the handle's fallback ([`Budget::resolve`]); `None`: theirs.
-    /// `Some(Budget::UNLIMITED)` searches until stopped.
-    pub limits: Option<Budget>,
-    /// The move's share of the mover's game clock, which caps the time
-    /// (and lets a move's search stop once its move is settled).
-    pub share: Option<Duration>,
-    /// How often progress is reported.
-    pub report_every: Duration,
-    /// Root moves the report lists.
-    pub top_moves: usize,
-    /// Drop the tree first: the search starts from scratch (every position
-    /// of an analysis gets the same effort).
-    pub fresh: bool,
-}
-
-impl Request {
-    /// A search for the move to play at `position`, with the limits of the
-    /// configuration or the handle's fallback (and none of those: until
-    /// stopped).
-    pub fn new(position: Position) -> Request {
-        Request {
-            position,
-            purpose: Purpose::Move,
-            limits: None,
-            share: None,
-            report_every: DEFAULT_REPORT_EVERY,
-            top_moves: DEFAULT_TOP_MOVES,
-            fresh: false,
-        }
-    }
-
-    /// A search for the engine's view of `position`.
-    pub fn analysis(position: Position) -> Request {
-        Request {
-            purpose: Purpose::Analysis,
-            ..Request::new(position)
-        }
-    }
-
-    /// With these limits of its own, which win over the configuration's:
-    /// [`Budget::UNLIMITED`] searches until stopped, `None` leaves the
-    /// limits to the configuration ([`Budget::limited`] turns a budget
-    /// that sets nothing into `None`).
-    ///
-    /// ```
-    /// use cabra::engine::{Budget, Request};
-    /// use cabra::game::Position;
-    /// let r = Request::new(Position::new()).limits(Budget::iterations(500));
-    /// assert_eq!(r.limits, Some(Budget::iterations(500)));
-    /// let r = r.limits(Budget::UNLIMITED);
-    /// assert_eq!(r.limits, Some(Budget::UNLIMITED));
-    /// assert_eq!(r.limits(None).limits, None);
-    /// ```
-    pub fn limits(mut self, limits: impl Into<Option<Budget>>) -> Request {
-        self.limits = limits.into();
-        self
-    }
-
-    /// Until it is stopped (or its tree is full and the position solved):
-    /// the same as `limits(Budget::UNLIMITED)`.
-    pub fn until_stopped(self) -> Request {
-        self.limits(Budget::UNLIMITED)
-    }
-
-    /// On the mover's game clock: its share is the engine's
-    /// [`super::clock::allocation`].
-    pub fn clock(mut self, clock: Option<OnClock>) -> Request {
-        self.share = clock.map(|c| c.allocation(&self.position));
-        self
-    }
-
-    /// With this share of a game clock (one that a front end keeps
-    /// itself, such as GTP's byo-yomi).
-    pub fn share(mut self, share: Option<Duration>) -> Request {
-        self.share = share;
-        self
-    }
-
-    /// Reporting progress about this often.
-    pub fn report_every(mut self, every: Duration) -> Request {
-        self.report_every = every;
-        self
-    }
-
-    /// Listing this many root moves.
-    pub fn top_moves(mut self, n: usize) -> Request {
-        self.top_moves = n.max(1);
-        self
-    }
-
-    /// From scratch, without the tree kept from earlier searches.
-    pub fn fresh(mut self) -> Request {
-        self.fresh = true;
-        self
-    }
-}
-
-/// Hears a search's progress (after each report period but the last); a
-/// listener that breaks stops the search, as when whoever asked for it
-/// has gone away. A closure that only listens is one too; give it to
-/// [`EngineHandle::start`], whose bound lets its argument's type be
-/// inferred, and a listener of this trait to [`EngineHandle::start_with`].
-pub trait Listener: Send {
-    /// The search so far.
-    fn progress(&mut self, p: &Progress) -> ControlFlow<()>;
-}
-
-impl<F: FnMut(&Progress) + Send> Listener for F {
-    fn progress(&mut self, p: &Progress) -> ControlFlow<()> {
-        self(p);
-        ControlFlow::Continue(())
-    }
-}
-
-/// A job's thread failed (a bug): what it was doing is lost, and the
-/// handle starts its next job with a fresh engine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
-#[error("the engine failed (a bug): it was restarted")]
-pub struct Failed;
-
-/// Why a search of [`EngineHandle::search`] gave no thought.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
-#[non_exhaustive]
-pub enum SearchError {
-    /// Its limits (the request's or the configuration's) were refused.
-    #[error(transparent)]
-    Budget(#[from] BudgetError),
-    /// Its thread failed.
-    #[error(transparent)]
-    Failed(#[from] Failed),
-}
+use job::Stop;
+pub use job::{Failed, Job, SearchError, Stopper};
+pub use request::{DEFAULT_TOP_MOVES, Listener, Request};
 
 /// The limits of `request` and of `config` checked ([`Budget::check`]): a
 /// clock's share is not a limit of theirs, and may be 0.
@@ -168,77 +26,6 @@ fn check(config: &EngineConfig, request: &Request) -> Result<(), BudgetError> {
         limits.check()?;
     }
     config.budget.check()
-}
-
-/// Stops a job, or whatever job a handle runs, from any thread (e.g. a
-/// signal handler).
-#[derive(Clone, Debug)]
-pub struct Stopper(Stop);
-
-#[derive(Clone, Debug)]
-enum Stop {
-    Job(Arc<AtomicBool>),
-    Current(Arc<Mutex<Option<Arc<AtomicBool>>>>),
-}
-
-impl Stopper {
-    /// For a handle's stopper, whether a job runs now. For a job's
-    /// ([`Job::stopper`]), whether it has not been asked to stop: a job
-    /// that ended by itself still counts (see [`Job::is_finished`]).
-    pub fn is_active(&self) -> bool {
-        match &self.0 {
-            Stop::Job(flag) => !flag.load(Ordering::SeqCst),
-            Stop::Current(slot) => lock(slot).is_some(),
-        }
-    }
-
-    /// Stops the job.
-    pub fn stop(&self) {
-        match &self.0 {
-            Stop::Job(flag) => flag.store(true, Ordering::SeqCst),
-            Stop::Current(slot) => {
-                if let Some(flag) = &*lock(slot) {
-                    flag.store(true, Ordering::SeqCst);
-                }
-            }
-        }
-    }
-}
-
-/// Work under way on a handle's thread.
-#[must_use = "a job runs on when dropped: wait for it, or stop it"]
-pub struct Job<T> {
-    stop: Arc<AtomicBool>,
-    thread: JoinHandle<T>,
-}
-
-impl<T> Job<T> {
-    /// Asks the job to stop (a search ends its current slice, within a
-    /// few milliseconds).
-    pub fn stop(&self) {
-        self.stop.store(true, Ordering::SeqCst);
-    }
-
-    /// What stops this job from elsewhere.
-    pub fn stopper(&self) -> Stopper {
-        Stopper(Stop::Job(self.stop.clone()))
-    }
-
-    /// Whether the job is over (its result waits).
-    pub fn is_finished(&self) -> bool {
-        self.thread.is_finished()
-    }
-
-    /// Waits for the job's result.
-    pub fn wait(self) -> Result<T, Failed> {
-        self.thread.join().map_err(|_| Failed)
-    }
-
-    /// Stops the job and waits for what it had.
-    pub fn stop_and_wait(self) -> Result<T, Failed> {
-        self.stop();
-        self.wait()
-    }
 }
 
 /// A job's access to the engine: searches within the handle's rules.

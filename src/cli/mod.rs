@@ -38,3 +38,18 @@ pub fn plural(n: u64, noun: &str) -> String {
         format!("{} {noun}s", cabra::engine::group(n))
     }
 }
+
+/// An error's message and those of its causes ([`std::error::Error::source`]),
+/// joined with `: ` as anyhow's `{:#}` writes them: the library's errors
+/// leave their cause out of their own message, so that a front end
+/// printing only the top one (`{e}`, `e.to_string()`) would lose it.
+pub fn chain(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
+}

@@ -102,7 +102,7 @@ pub fn parse_engine(text: &str) -> Result<EngineConfig, String> {
             "empty: give a configuration such as default, baseline or default,c=0.3".into(),
         );
     }
-    EngineConfig::parse(text).map_err(|e| e.to_string())
+    EngineConfig::parse(text).map_err(|e| super::chain(&e))
 }
 
 /// How long the engine thinks and with how many threads.

@@ -190,7 +190,7 @@ pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
     let init = match args.from.as_deref() {
         None => None,
         Some("builtin") => Some(value::builtin().context("the built-in weights are damaged")?),
-        Some(f) => Some(value::load(std::path::Path::new(f)).map_err(anyhow::Error::msg)?),
+        Some(f) => Some(value::load(std::path::Path::new(f))?),
     };
     let config = TrainConfig {
         epochs: args.epochs,

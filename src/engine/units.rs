@@ -55,8 +55,10 @@ pub enum ValueError {
     /// Not a number of threads in range.
     #[error("'{0}' is not a number of threads from 1 to {max}", max = crate::engine::MAX_THREADS)]
     Threads(String),
-    /// One part of a time control (`main time`, `increment`) was refused.
-    #[error("{part}: {source}")]
+    /// One part of a time control (`main time`, `increment`) was refused:
+    /// the message names the part, its [`std::error::Error::source`] says
+    /// why.
+    #[error("{part}")]
     TimeControl {
         /// Which part: `main time` or `increment`.
         part: &'static str,

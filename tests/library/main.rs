@@ -3,5 +3,6 @@
 //! in CI): every public constructor and checked call, given input out of
 //! range or nonsense, answers with an error (or `None`), never a panic.
 
+mod causes;
 mod checked;
 mod listing;

@@ -228,9 +228,8 @@ impl Query {
         let turns = turns(q.get("turns"), game.plies()).map_err(fail)?;
         let config = match q.get("engine") {
             None => defaults.config.clone(),
-            Some(Value::String(s)) => {
-                EngineConfig::parse(s).map_err(|e| fail(format!("\"engine\": {e}")))?
-            }
+            Some(Value::String(s)) => EngineConfig::parse(s)
+                .map_err(|e| fail(format!("\"engine\": {}", crate::cli::chain(&e))))?,
             Some(_) => return Err(fail("\"engine\" must be a configuration string".into())),
         };
         let mut own = Budget::UNLIMITED;

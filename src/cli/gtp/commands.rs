@@ -376,7 +376,7 @@ fn set(g: &mut Gtp, args: &[String]) -> Reply {
                     }
                 } else {
                     let mut read = EngineConfig::default();
-                    read.set(&key, value).map_err(|e| e.to_string())?;
+                    read.set(&key, value).map_err(|e| crate::cli::chain(&e))?;
                     let b = read.budget;
                     g.limits.time = b.time.or(g.limits.time);
                     g.limits.iterations = b.iterations.or(g.limits.iterations);
@@ -395,7 +395,7 @@ fn set(g: &mut Gtp, args: &[String]) -> Reply {
                             keys.join(", ")
                         ));
                     }
-                    _ => config.set(&key, value).map_err(|e| e.to_string())?,
+                    _ => config.set(&key, value).map_err(|e| crate::cli::chain(&e))?,
                 }
                 g.engine.set_config(config);
             }

@@ -314,7 +314,7 @@ pub fn result_text(r: &GameRecord, specs: &[Spec; 2]) -> String {
                 ["A", "B"][f.loser],
                 specs[f.loser].name(),
                 f.ply,
-                f.fault
+                crate::cli::chain(&f.fault)
             )
         }
     }

@@ -54,6 +54,12 @@ fn parse_games(text: &str) -> Result<u64, String> {
     }
 }
 
+/// Reads `--clock`, with the cause of a refusal (`increment: 'x' is not
+/// a duration ...`): clap would print the error's own message only.
+fn parse_clock(text: &str) -> Result<TimeControl, String> {
+    TimeControl::parse(text).map_err(|e| crate::cli::chain(&e))
+}
+
 /// The options of [`PlayOptions`] that say what a run plays: a merge,
 /// which reads that from the records, refuses them.
 const PLAY_OPTIONS: [&str; 12] = [
@@ -83,7 +89,7 @@ pub struct PlayOptions {
     /// time for the game and the increment added after each of its
     /// placements, e.g. 10s or 5s+100ms. A player whose placement takes
     /// longer than its time left loses the game.
-    #[arg(long, value_parser = TimeControl::parse, value_name = "MAIN[+INC]",
+    #[arg(long, value_parser = parse_clock, value_name = "MAIN[+INC]",
           conflicts_with_all = ["time", "iterations", "nodes"])]
     pub clock: Option<TimeControl>,
     /// Games played at once [default: cores / threads per player: only

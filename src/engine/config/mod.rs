@@ -591,8 +591,10 @@ pub enum ConfigError {
     /// A key that does not exist.
     #[error("unknown key '{0}'{hint} (keys: {keys})", hint = suggest(.0), keys = key_names())]
     UnknownKey(String),
-    /// A value the key does not take.
-    #[error("{why}{note}", note = value_note(key))]
+    /// A value the key does not take. The message names the key; its
+    /// [`std::error::Error::source`], `why`, says what is wrong with the
+    /// value (print the chain of causes, as anyhow's `{:#}` does).
+    #[error("cannot set {key}{note}", note = value_note(key))]
     BadValue {
         /// The key.
         key: &'static str,
@@ -600,8 +602,10 @@ pub enum ConfigError {
         #[source]
         why: KeyValueError,
     },
-    /// The error of one `key=value` item of a configuration.
-    #[error("in '{item}': {source}")]
+    /// The error of one `key=value` item of a configuration. The message
+    /// names the item; its [`std::error::Error::source`] says why it was
+    /// refused.
+    #[error("in '{item}'")]
     In {
         /// The item as written.
         item: String,
@@ -613,7 +617,7 @@ pub enum ConfigError {
 /// What a refused value of `key` adds: where its values are listed.
 fn value_note(key: &str) -> &'static str {
     match key {
-        "level" => " (`cabra engines` lists them)",
+        "level" => " (`cabra engines` lists the levels)",
         _ => "",
     }
 }

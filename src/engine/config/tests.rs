@@ -200,9 +200,20 @@ fn a_refused_value_says_why_in_types_and_keeps_its_source() {
             max: top,
         }
     );
+    // Each error of the chain says its own part, the cause once.
+    let e = EngineConfig::parse("level=12").unwrap_err();
+    assert_eq!(e.to_string(), "in 'level=12'");
+    let mut chain = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        chain = format!("{chain}: {c}");
+        cause = c.source();
+    }
     assert_eq!(
-        EngineConfig::parse("level=12").unwrap_err().to_string(),
-        format!("in 'level=12': '12' is not a level, 0 to {top} (`cabra engines` lists them)")
+        chain,
+        format!(
+            "in 'level=12': cannot set level (`cabra engines` lists the levels): '12' is not a level, 0 to {top}"
+        )
     );
     assert_eq!(
         why("fpu=2").to_string(),
@@ -223,7 +234,10 @@ fn a_refused_value_says_why_in_types_and_keeps_its_source() {
         w.to_string().starts_with("cannot read 'no/such/file.bin'"),
         "{w}"
     );
-    let io = w.source().unwrap().source().unwrap();
+    // `Weights` is the load error itself (transparent): its source is the
+    // reading's.
+    assert!(!w.to_string().contains("No such file"), "{w}");
+    let io = w.source().unwrap();
     assert!(io.downcast_ref::<std::io::Error>().is_some(), "{io:?}");
 }
 

@@ -65,11 +65,11 @@ pub enum KeyValueError {
     },
     /// A duration, count or number of threads that could not be read
     /// (`time`, `iterations`, `nodes`, `threads`).
-    #[error("{0}")]
-    Value(#[source] ValueError),
+    #[error(transparent)]
+    Value(ValueError),
     /// A weights file that could not be loaded (`weights`).
-    #[error("{0}")]
-    Weights(#[source] LoadError),
+    #[error(transparent)]
+    Weights(LoadError),
 }
 
 pub(super) fn on_off(b: bool) -> String {

@@ -26,8 +26,9 @@ use crate::game::{Move, Placement, PlacementError, Player as Colour, Position, b
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum Fault {
-    /// It answered a move that is not legal in the position.
-    #[error("illegal placement {placement} ({source})")]
+    /// It answered a move that is not legal in the position (the message
+    /// names it; its [`std::error::Error::source`] says why).
+    #[error("illegal placement {placement}")]
     Illegal {
         /// The move, as answered.
         placement: Move,
@@ -88,8 +89,9 @@ pub enum MatchError {
     #[error("the player to move first is 0 or 1 (the first or the second given), not {0}")]
     NoSuchPlayer(usize),
     /// A placement of the opening is not legal where it comes
-    /// ([`play_game`], [`play_engines`]).
-    #[error("placement {number} of the opening, {placement}, is not legal: {source}")]
+    /// ([`play_game`], [`play_engines`]); its [`std::error::Error::source`]
+    /// says why.
+    #[error("placement {number} of the opening, {placement}, is not legal")]
     IllegalOpening {
         /// Its number in the opening, from 1.
         number: usize,

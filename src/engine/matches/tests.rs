@@ -81,7 +81,19 @@ fn a_faulty_player_loses_with_its_reason_whichever_colour_it_has() {
             let f = g.forfeit.expect("a forfeit");
             assert_eq!(f.loser, faulty);
             assert_eq!(f.fault.kind(), "illegal");
-            assert!(f.fault.to_string().contains("already taken"), "{}", f.fault);
+            // The message names the move; its source says why, once.
+            assert!(
+                f.fault.to_string().starts_with("illegal placement"),
+                "{}",
+                f.fault
+            );
+            assert!(
+                !f.fault.to_string().contains("already taken"),
+                "{}",
+                f.fault
+            );
+            let why = std::error::Error::source(&f.fault).expect("a source");
+            assert!(why.to_string().contains("already taken"), "{why}");
             // The move and the rule it broke, in types; the rule is the source.
             match &f.fault {
                 Fault::Illegal { placement, source } => {
@@ -264,8 +276,9 @@ fn a_game_that_cannot_be_set_up_is_refused_before_it_starts() {
         } => assert_eq!((*number, *placement), (2, opening[0])),
         other => panic!("{other:?}"),
     }
-    assert!(e.to_string().contains("already taken"), "{e}");
-    assert!(std::error::Error::source(&e).is_some());
+    assert!(!e.to_string().contains("already taken"), "{e}");
+    let why = std::error::Error::source(&e).expect("a source");
+    assert!(why.to_string().contains("already taken"), "{why}");
     assert_eq!(asked(&players), [0, 0]);
     // The first to move is the first given (0) or the second (1), no other.
     let [a, b] = &mut players;

@@ -148,9 +148,10 @@ pub fn builtin() -> Option<&'static Net> {
 static LOADED: LazyLock<Mutex<HashMap<PathBuf, &'static Net>>> =
     LazyLock::new(|| Mutex::new(HashMap::new()));
 
-/// Why the weights file at a path could not be loaded ([`load`]); its
-/// [`std::error::Error::source`] is the [`std::io::Error`] or the
-/// [`WeightsError`].
+/// Why the weights file at a path could not be loaded ([`load`]). The
+/// message names the path; its [`std::error::Error::source`] is the
+/// [`std::io::Error`] or the [`WeightsError`], which says why (print the
+/// chain of causes, as anyhow's `{:#}` does).
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum LoadError {
@@ -173,10 +174,14 @@ pub enum LoadError {
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LoadError::Read { path, error } => {
-                write!(f, "cannot read '{}': {error}", path.display())
+            LoadError::Read { path, .. } => write!(f, "cannot read '{}'", path.display()),
+            LoadError::Weights { path, .. } => {
+                write!(
+                    f,
+                    "'{}' holds no weights this build can use",
+                    path.display()
+                )
             }
-            LoadError::Weights { path, error } => write!(f, "'{}': {error}", path.display()),
         }
     }
 }

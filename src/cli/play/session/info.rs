@@ -132,7 +132,7 @@ impl Session {
                     self.budget
                 ))
             }
-            "clock" => TimeControl::parse(value).map_err(|e| e.to_string()).map(|control| {
+            "clock" => TimeControl::parse(value).map_err(|e| crate::cli::chain(&e)).map(|control| {
                 self.clock = Some(EngineClock {
                     control,
                     left: control.main,

@@ -428,7 +428,7 @@ fn small_types_read_back_what_they_print() {
     }
     assert!("800".parse::<Cell>().is_err() && "003".parse::<Cell>().is_err());
     // Moves sort as their ids do.
-    let mut moves = vec![Move::TimeMachine, Move::Swap, "L E180 110".parse().unwrap()];
+    let mut moves = [Move::TimeMachine, Move::Swap, "L E180 110".parse().unwrap()];
     moves.sort();
     let ids: Vec<usize> = moves.iter().map(|m| m.id()).collect();
     assert!(ids.windows(2).all(|w| w[0] < w[1]), "{ids:?}");

@@ -1,7 +1,9 @@
+use std::ops::ControlFlow;
 use std::time::Instant;
 
 use super::*;
 use crate::engine::clock::OnClock;
+use crate::game::Position;
 use crate::game::record::parse_game;
 
 fn handle(config: &str) -> EngineHandle {

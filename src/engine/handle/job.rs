@@ -16,7 +16,7 @@ use crate::engine::budget::BudgetError;
 #[error("the engine failed (a bug): it was restarted")]
 pub struct Failed;
 
-/// Why a search of [`EngineHandle::search`] gave no thought.
+/// Why a search of [`EngineHandle::search`](super::EngineHandle::search) gave no thought.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum SearchError {

@@ -86,7 +86,7 @@ impl Request {
     }
 
     /// On the mover's game clock: its share is the engine's
-    /// [`super::clock::allocation`].
+    /// [`OnClock::allocation`](crate::engine::clock::OnClock::allocation).
     pub fn clock(mut self, clock: Option<OnClock>) -> Request {
         self.share = clock.map(|c| c.allocation(&self.position));
         self
@@ -121,8 +121,8 @@ impl Request {
 /// Hears a search's progress (after each report period but the last); a
 /// listener that breaks stops the search, as when whoever asked for it
 /// has gone away. A closure that only listens is one too; give it to
-/// [`EngineHandle::start`], whose bound lets its argument's type be
-/// inferred, and a listener of this trait to [`EngineHandle::start_with`].
+/// [`EngineHandle::start`](super::EngineHandle::start), whose bound lets its argument's type be
+/// inferred, and a listener of this trait to [`EngineHandle::start_with`](super::EngineHandle::start_with).
 pub trait Listener: Send {
     /// The search so far.
     fn progress(&mut self, p: &Progress) -> ControlFlow<()>;

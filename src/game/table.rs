@@ -83,7 +83,7 @@ pub struct Entry {
     pub cells: Volume,
     /// Cells (layers 0 and 1) that must already be occupied: the cell under
     /// each cube at z > 0 that is not part of the piece itself.
-    pub support: [u64; 2],
+    pub(crate) support: [u64; 2],
     /// The piece type.
     pub piece: Piece,
     /// Index into [`Table::shapes`].
@@ -97,6 +97,13 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// The cells that must be occupied before this placement is legal: the
+    /// cell under each cube above the board that the piece does not fill
+    /// itself (empty for a piece lying flat).
+    pub fn support_cells(&self) -> Volume {
+        Volume([self.support[0], self.support[1], 0])
+    }
+
     /// Whether the cells are free and every support cell is occupied in a
     /// volume occupied as `occ` (legality but for the piece being available).
     #[inline(always)]
@@ -117,16 +124,25 @@ impl std::fmt::Debug for Table {
     }
 }
 
-/// The table, the shapes, and the lookups built with them.
+/// The table, the shapes, and the lookups built with them ([`table`]).
+///
+/// ```
+/// use cabra::game::{Piece, table};
+/// let t = table();
+/// assert_eq!(t.entries().len(), 2497);
+/// assert_eq!(t.shapes().len(), 51);
+/// assert_eq!(t.shapes_of(Piece::O).len(), 3);
+/// assert!(t.placements_of(Piece::O).all(|p| p.entry().piece == Piece::O));
+/// ```
 pub struct Table {
     /// All 2,497 placements, grouped by piece (L, T, Z, O), then shape, then position.
-    pub entries: Vec<Entry>,
+    pub(crate) entries: Vec<Entry>,
     /// The 51 shapes.
-    pub shapes: Vec<Shape>,
+    pub(crate) shapes: Vec<Shape>,
     /// Range of shape indices of each piece.
-    pub piece_shapes: [std::ops::Range<usize>; 4],
+    pub(crate) piece_shapes: [std::ops::Range<usize>; 4],
     /// Range of entry indices of each piece.
-    pub piece_entries: [std::ops::Range<usize>; 4],
+    pub(crate) piece_entries: [std::ops::Range<usize>; 4],
     /// For each set of available piece types (bit `i` = piece `i`), how to
     /// map a uniform draw to an entry of those pieces.
     pub(crate) draw_maps: [DrawMap; 16],
@@ -223,6 +239,29 @@ impl Table {
             id_at,
             shape_by_cells,
         }
+    }
+
+    /// All 2,497 entries in table order, grouped by piece (L, T, Z, O),
+    /// then shape, then position: `entries()[p.index()]` is `p.entry()`.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// The 51 shapes, grouped by piece; [`Entry::shape`] indexes them.
+    pub fn shapes(&self) -> &[Shape] {
+        &self.shapes
+    }
+
+    /// The indices into [`Table::shapes`] of the shapes of `piece`.
+    pub fn shapes_of(&self, piece: Piece) -> std::ops::Range<usize> {
+        self.piece_shapes[piece.index()].clone()
+    }
+
+    /// Every placement of `piece`, in table order.
+    pub fn placements_of(&self, piece: Piece) -> impl Iterator<Item = Placement> + use<> {
+        self.piece_entries[piece.index()]
+            .clone()
+            .map(|i| Placement(i as u16))
     }
 
     /// The placement of shape `shape` with its bounding box's smallest corner

@@ -21,7 +21,7 @@ fn hot_paths_do_not_allocate() {
     let net = value::builtin().expect("the built-in weights load");
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(42);
     // A reply table with some entries, for the playout's reply lookups.
-    let replies = Replies::new(table().entries.len());
+    let replies = Replies::new(table().entries().len());
     replies.learn(
         &[0, 10, 20, 30, 40, 50],
         &[0, 1, 0, 1, 0, 1],

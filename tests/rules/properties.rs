@@ -342,8 +342,8 @@ fn the_table_is_exactly_the_reference_placements() {
 #[test]
 fn every_entry_matches_its_shape_and_its_masks() {
     let t = table();
-    for (i, e) in t.entries.iter().enumerate() {
-        let shape = &t.shapes[e.shape as usize];
+    for (i, e) in t.entries().iter().enumerate() {
+        let shape = &t.shapes()[e.shape as usize];
         assert_eq!(e.piece, shape.piece, "entry {i}");
         // The cells are the shape's cells moved to (x, y, 0).
         let mut moved: Vec<[u8; 3]> = shape
@@ -363,8 +363,8 @@ fn every_entry_matches_its_shape_and_its_masks() {
             }
         }
         assert_eq!(
-            e.support,
-            support,
+            e.support_cells().layers(),
+            [support[0], support[1], 0],
             "entry {i} ({})",
             Placement::try_from(i).unwrap()
         );

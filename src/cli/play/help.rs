@@ -126,7 +126,7 @@ pub fn pieces_help(which: &str, width: usize) -> Result<String, String> {
     if which.is_empty() {
         let firsts: Vec<&cabra::game::Shape> = Piece::ALL
             .iter()
-            .map(|k| &t.shapes[t.piece_shapes[k.index()].start])
+            .map(|k| &t.shapes()[t.shapes_of(*k).start])
             .collect();
         let blocks: Vec<Vec<String>> = firsts
             .iter()
@@ -139,7 +139,7 @@ pub fn pieces_help(which: &str, width: usize) -> Result<String, String> {
         side_by_side(&mut out, &blocks, width);
         let counts: Vec<String> = Piece::ALL
             .iter()
-            .map(|&k| format!("{k} {}", t.piece_shapes[k.index()].len()))
+            .map(|&k| format!("{k} {}", t.shapes_of(k).len()))
             .collect();
         out.push_str(&crate::cli::render::wrap(
             &format!(
@@ -161,7 +161,7 @@ pub fn pieces_help(which: &str, width: usize) -> Result<String, String> {
             ));
         }
     };
-    let shapes: Vec<_> = t.shapes.iter().filter(|s| s.piece == piece).collect();
+    let shapes: Vec<_> = t.shapes().iter().filter(|s| s.piece == piece).collect();
     out.push_str(&format!("{piece}: {} orientations\n", shapes.len()));
     let blocks: Vec<Vec<String>> = shapes.iter().map(|s| drawing(s)).collect();
     side_by_side(&mut out, &blocks, width);

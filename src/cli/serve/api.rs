@@ -11,7 +11,7 @@ use axum::response::{IntoResponse, Response};
 use cabra::engine::Budget;
 use cabra::game::record::{parse_record, write_record};
 use cabra::game::{
-    Move, Piece, Placement, Player, Position, Rules, parse_move, parse_placement_or_cells, table,
+    Move, Piece, Player, Position, Rules, parse_move, parse_placement_or_cells, table,
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -393,9 +393,8 @@ pub async fn legal(
     let game = app.store.get(&id)?;
     let g = lock(&game);
     let t = table();
-    let moves: Vec<String> = t.piece_entries[piece.index()]
-        .clone()
-        .filter_map(|i| Placement::try_from(i).ok())
+    let moves: Vec<String> = t
+        .placements_of(piece)
         .filter(|&p| g.line.position().check(p).is_ok())
         .map(|p| p.to_string())
         .collect();

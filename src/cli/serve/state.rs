@@ -163,7 +163,7 @@ pub fn aim(pos: &Position, a: &Aim) -> Result<Aimed, ApiError> {
             ))
         })?;
     let t = table();
-    let shape = &t.shapes[p.entry().shape as usize];
+    let shape = &t.shapes()[p.entry().shape as usize];
     if !(-8..16).contains(&a.x) || !(-8..16).contains(&a.y) {
         return Err(ApiError::bad("the column aimed at is far off the board"));
     }
@@ -242,10 +242,10 @@ pub fn shapes_json() -> Value {
     let pieces: Vec<Value> = Piece::ALL
         .iter()
         .map(|&k| {
-            let orientations: Vec<Value> = t.piece_shapes[k.index()]
-                .clone()
+            let orientations: Vec<Value> = t
+                .shapes_of(k)
                 .map(|i| {
-                    let s = &t.shapes[i];
+                    let s = &t.shapes()[i];
                     json!({
                         "name": s.orientation.to_string(),
                         "cells": s.cells,

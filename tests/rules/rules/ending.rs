@@ -94,7 +94,7 @@ fn r7_a_piece_counts_once_and_only_for_floor_rim_cubes() {
     assert!(mv("O T0 000").entry().on_perimeter);
     // The bottom perimeter is the rim at z = 0 only: an upright wall on the
     // rim counts through its floor cubes, a piece wholly inside never.
-    for e in &table().entries {
+    for e in table().entries() {
         let floor_rim = e
             .cells
             .cells()

@@ -128,7 +128,7 @@ fn assert_nothing_more(pos: &Position) {
 /// cube at z > 0 on a cube or on a cube of the piece itself.
 fn piece_fits_somewhere(pos: &Position, piece: Piece) -> bool {
     let occ = pos.occupied();
-    table().entries.iter().any(|e| {
+    table().entries().iter().any(|e| {
         e.piece == piece
             && !e.cells.intersects(occ)
             && e.cells.cells().all(|q| match q.below() {

@@ -43,7 +43,7 @@ fn r1_the_volume_is_8_by_8_by_3() {
     // Every cell of every table entry lies inside the volume: the volume's
     // three layers are 64-bit boards, so being there is being inside.
     let mut all = Volume::EMPTY;
-    for e in &table().entries {
+    for e in table().entries() {
         all |= e.cells;
     }
     assert_eq!(
@@ -90,7 +90,7 @@ fn r2_the_canonical_shapes_are_the_four_tetrominoes() {
     assert_eq!(cells(mv("T T0 000")), "000 100 110 200");
     assert_eq!(cells(mv("Z T0 000")), "000 100 110 210");
     assert_eq!(cells(mv("O T0 000")), "000 010 100 110");
-    for e in &table().entries {
+    for e in table().entries() {
         assert_eq!(e.cells.count(), 4);
     }
 }
@@ -230,7 +230,7 @@ fn r3_each_shape_has_exactly_the_canonical_name_of_the_rules() {
     }
     assert_eq!(total, 51);
     assert_eq!(SHAPE_COUNT, 51);
-    assert_eq!(table().shapes.len(), 51);
+    assert_eq!(table().shapes().len(), 51);
     // Two spellings of one T shape: B0 turns it over, which is T180.
     assert_eq!(
         parse_placement("T B0 000").unwrap().to_string(),

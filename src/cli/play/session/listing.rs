@@ -82,7 +82,7 @@ impl Session {
             Filter::Piece(k) | Filter::Shape(k, _) => {
                 let n = list.iter().filter(|p| filter.keeps(p)).count();
                 let what = match filter {
-                    Filter::Shape(_, s) => format!("{k} {}", table().shapes[s].orientation),
+                    Filter::Shape(_, s) => format!("{k} {}", table().shapes()[s].orientation),
                     _ => k.to_string(),
                 };
                 let left = pos.pieces_left(mover, k);
@@ -163,7 +163,7 @@ impl Session {
             Filter::Piece(k) => {
                 let t = table();
                 let counts: Vec<(String, usize)> = t
-                    .shapes
+                    .shapes()
                     .iter()
                     .enumerate()
                     .filter(|(_, s)| s.piece == k)

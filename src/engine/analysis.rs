@@ -31,7 +31,7 @@ pub const BLUNDER: f64 = 0.20;
 
 /// A mark on a placement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Mark {
     /// Loss of at least [`INACCURACY`].
@@ -58,7 +58,7 @@ impl Mark {
 
 /// The analysis of one placement.
 #[derive(Clone, Debug)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MoveAnalysis {
     /// 1 for the first placement of the game.
     pub ply: usize,

@@ -13,7 +13,7 @@ use crate::search::{Proven, Report};
 
 /// One root move of a report.
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub struct MoveView {
     /// The move, in notation.
@@ -32,7 +32,7 @@ pub struct MoveView {
 
 /// A search's report as every front end shows it.
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub struct ReportView {
     /// The player to move (1 or 2), for whom the values are.

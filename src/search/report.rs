@@ -6,7 +6,7 @@
 /// A proven game-theoretic value, for the side to move at the position the
 /// value belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Proven {
     /// The side to move wins with best play.
@@ -31,7 +31,7 @@ impl Proven {
 
 /// Statistics of one root move.
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MoveStats<M> {
     /// The move.
     #[cfg_attr(feature = "serde", serde(rename = "move"))]
@@ -51,7 +51,7 @@ pub struct MoveStats<M> {
 
 /// What a search found.
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Report<M> {
     /// The move to play; `None` when the game is over.
     pub best: Option<M>,

@@ -438,3 +438,41 @@ fn small_types_read_back_what_they_print() {
     assert!(format!("{list:?}").starts_with('['));
     assert!(format!("{:?}", cabra::game::table()).contains("2497"));
 }
+
+#[cfg(feature = "serde")]
+#[test]
+fn reports_read_back_what_they_write() {
+    use cabra::engine::analysis::MoveAnalysis;
+    use cabra::engine::{Budget, EngineConfig, EngineHandle, ReportView, Request};
+    use cabra::search::Report;
+
+    let mut pos = Position::new();
+    pos.play("L E180 110".parse::<Move>().unwrap()).unwrap();
+    let engine = EngineHandle::new(EngineConfig::parse("threads=1,seed=3").unwrap());
+    let thought = engine
+        .search(Request::new(pos).limits(Budget::iterations(300)))
+        .unwrap();
+    let report: Report<String> = thought.report.clone().map_moves(|m| m.to_string());
+    let json = serde_json::to_string(&report).unwrap();
+    assert_eq!(
+        serde_json::from_str::<Report<String>>(&json).unwrap(),
+        report
+    );
+    let view = ReportView::of(&pos, &thought);
+    assert!(!view.top.is_empty() && view.best.is_some());
+    let json = serde_json::to_string(&view).unwrap();
+    assert!(json.contains(r#""move":"#), "{json}");
+    assert_eq!(serde_json::from_str::<ReportView>(&json).unwrap(), view);
+    // A report missing a field is refused, not filled in.
+    let cut = json.replacen(r#""iterations":"#, r#""iterationz":"#, 1);
+    assert!(serde_json::from_str::<ReportView>(&cut).is_err());
+    let marked = r#"{"ply":1,"player":1,"played":"O T0 000","best":"L E180 110",
+        "winrate_before":0.6,"winrate_after":0.3,"loss":0.3,"mark":"blunder",
+        "proven_before":null,"proven_after":"loss","iterations":100}"#;
+    let a: MoveAnalysis = serde_json::from_str(marked).unwrap();
+    assert_eq!(a.mark.map(|m| m.text()), Some("blunder"));
+    assert_eq!(
+        serde_json::to_value(&a).unwrap(),
+        serde_json::from_str::<serde_json::Value>(marked).unwrap()
+    );
+}

@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cargo build --release --quiet
-bin=target/release/cabra
+bin="${CARGO_TARGET_DIR:-target}/release/cabra"
 mkdir -p target/screenshots
 log=$(mktemp)
 "$bin" serve --port 0 --bind 127.0.0.1 --threads 2 >"$log" 2>&1 &

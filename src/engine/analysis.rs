@@ -17,8 +17,8 @@
 //!   `inaccuracy` when the loss reaches [`BLUNDER`], [`MISTAKE`] or
 //!   [`INACCURACY`].
 
-use super::budget::{Budget, BudgetError};
-use super::handle::{Listener, Request, Thinker};
+use super::budget::Budget;
+use super::handle::{Listener, Request, SearchError, Thinker};
 use crate::game::{MOVE_COUNT, Move, Player, Position, Status};
 use crate::search::{Proven, Report};
 
@@ -220,7 +220,7 @@ pub fn analyze(
     limits: Option<Budget>,
     listener: &mut dyn Listener,
     progress: &mut dyn FnMut(usize, usize),
-) -> Result<(Vec<MoveAnalysis>, [PlayerSummary; 2]), BudgetError> {
+) -> Result<(Vec<MoveAnalysis>, [PlayerSummary; 2]), SearchError> {
     thinker.check(&Request::analysis(*pos).limits(limits))?;
     let history = pos.moves();
     let n = history.len();

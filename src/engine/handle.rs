@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, mpsc};
 use std::time::Duration;
 
-use super::budget::{Budget, BudgetError};
+use super::budget::Budget;
 use super::config::EngineConfig;
 use super::engine::{Engine, Plan, Progress, Purpose, Thought, threads_of};
 use super::memory::{BYTES_PER_NODE, MemberId, TreeMemory};
@@ -19,13 +19,17 @@ use job::Stop;
 pub use job::{Failed, Job, SearchError, Stopper};
 pub use request::{DEFAULT_TOP_MOVES, Listener, Request};
 
-/// The limits of `request` and of `config` checked ([`Budget::check`]): a
-/// clock's share is not a limit of theirs, and may be 0.
-fn check(config: &EngineConfig, request: &Request) -> Result<(), BudgetError> {
+/// The configuration's values ([`EngineConfig::check`]) and the limits
+/// of `request`, of `config` and the handle's `fallback` checked
+/// ([`Budget::check`]): a clock's share is not a limit of theirs, and may
+/// be 0.
+fn check(config: &EngineConfig, fallback: Budget, request: &Request) -> Result<(), SearchError> {
+    config.check()?;
     if let Some(limits) = &request.limits {
         limits.check()?;
     }
-    config.budget.check()
+    config.budget.check()?;
+    Ok(fallback.check()?)
 }
 
 /// A job's access to the engine: searches within the handle's rules.
@@ -61,20 +65,21 @@ impl Thinker<'_> {
     }
 
     /// Searches as `request` asks, telling `listener` of its progress; a
-    /// limit of 0 (the request's or the configuration's) is refused.
+    /// limit of 0 (the request's or the configuration's) is refused, and
+    /// so is a configuration [`EngineConfig::check`] refuses.
     pub fn search(
         &mut self,
         request: &Request,
         listener: &mut dyn Listener,
-    ) -> Result<Thought, BudgetError> {
-        check(self.engine.config(), request)?;
+    ) -> Result<Thought, SearchError> {
+        check(self.engine.config(), self.fallback, request)?;
         Ok(self.search_checked(request, listener))
     }
 
     /// Whether `request`'s limits and the configuration's can be kept
     /// ([`Budget::check`]).
-    pub(crate) fn check(&self, request: &Request) -> Result<(), BudgetError> {
-        check(self.engine.config(), request)
+    pub(crate) fn check(&self, request: &Request) -> Result<(), SearchError> {
+        check(self.engine.config(), self.fallback, request)
     }
 
     /// [`Thinker::search`], its limits checked.
@@ -421,7 +426,7 @@ impl EngineHandle {
         &self,
         request: Request,
         progress: impl FnMut(&Progress) + Send + 'static,
-    ) -> Result<Job<Thought>, BudgetError> {
+    ) -> Result<Job<Thought>, SearchError> {
         self.start_with(request, progress)
     }
 
@@ -431,8 +436,8 @@ impl EngineHandle {
         &self,
         request: Request,
         mut listener: impl Listener + 'static,
-    ) -> Result<Job<Thought>, BudgetError> {
-        check(&lock(&self.config), &request)?;
+    ) -> Result<Job<Thought>, SearchError> {
+        check(&lock(&self.config), self.fallback, &request)?;
         Ok(self.spawn(move |t| t.search_checked(&request, &mut listener)))
     }
 

@@ -23,7 +23,7 @@ pub enum ValueError {
     #[error("'{0}' is not a duration like 1s, 250ms or 2.5s")]
     NotADuration(String),
     /// A time unit other than `us`, `ms`, `s` and `m`.
-    #[error("unknown time unit '{0}' (use ms, s or m)")]
+    #[error("unknown time unit '{0}' (use us, ms, s or m)")]
     TimeUnit(String),
     /// A duration of 0 or less.
     #[error("'{0}': the time must be more than 0, e.g. 200ms")]

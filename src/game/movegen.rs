@@ -251,7 +251,9 @@ impl Position {
 
     /// A legal placement drawn uniformly at random among all legal placements
     /// of every piece type the mover still has, or `None` if there is none
-    /// or the game is over.
+    /// or the game is over. Placements only, as a playout draws them: where
+    /// the rules offer `swap` or a time machine, a random choice among
+    /// every legal move is one of [`Position::legal_moves`].
     ///
     /// A few draws from the table entries of the available pieces come first
     /// (exactly uniform over the legal ones); when they keep missing, all legal

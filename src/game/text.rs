@@ -1,18 +1,4 @@
-//! The board as text: the three layers side by side and a top view with
-//! each column's owner and height. Player 1's cubes are `x`, player 2's
-//! `o`; marked cubes (the last placement, or the winning bridge) are
-//! capitals. Under 84 columns the layout is compact, under 66 the top view
-//! goes below the layers; lines carry no trailing spaces.
-//!
-//! ```
-//! use cabra::game::{Move, Position, board_text};
-//! let mut pos = Position::new();
-//! pos.play("O T0 330".parse::<Move>().unwrap()).unwrap();
-//! let text = board_text(&pos, 100);
-//! assert!(text.starts_with("  z=0 (bottom)"));
-//! // Row 3 of the bottom layer: the O's two capitals at x = 3 and 4.
-//! assert!(text.contains("3 . . . X X . . ."));
-//! ```
+//! The board as text ([`board_text`]).
 
 use std::fmt::Write;
 
@@ -56,8 +42,23 @@ pub fn marked_cubes(pos: &Position) -> Volume {
         .unwrap_or_default()
 }
 
-/// The layers and the top view for a terminal `width` columns wide, in
-/// plain text, with [`marked_cubes`] in capitals.
+/// The board as text for a terminal `width` columns wide: the three
+/// layers side by side and a top view with each column's owner and height
+/// (1 to 3). Player 1's cubes are `x`, player 2's `o`; marked cubes
+/// ([`marked_cubes`]: the last placement, or the winning bridge) are
+/// capitals. Under [`WIDE_BOARD`] (84) columns the layout is compact,
+/// under 66 the top view goes below the layers; lines carry no trailing
+/// spaces.
+///
+/// ```
+/// use cabra::game::{Move, Position, board_text};
+/// let mut pos = Position::new();
+/// pos.play("O T0 330".parse::<Move>().unwrap()).unwrap();
+/// let text = board_text(&pos, 100);
+/// assert!(text.starts_with("  z=0 (bottom)"));
+/// // Row 3 of the bottom layer: the O's two capitals at x = 3 and 4.
+/// assert!(text.contains("3 . . . X X . . ."));
+/// ```
 pub fn board_text(pos: &Position, width: usize) -> String {
     board_text_painted(pos, width, marked_cubes(pos), |text, _, _| text.to_string())
 }

@@ -28,6 +28,14 @@ pub const CHECK_INTERVAL: u64 = 64;
 /// before its first iteration (`iterations: Some(0)` reports the tree as
 /// it stands); the engine refuses one ([`crate::engine::BudgetError`]).
 ///
+/// The engine's searches for a move to play ([`crate::engine::Purpose::Move`])
+/// always name a searched move: where a limit (a time of a nanosecond, a
+/// node limit the kept tree already reached, a clock's share of 0) or a
+/// stop ends one before its first iteration, it searches 500 iterations
+/// more, deaf to the limit and the stop (a millisecond or two). An
+/// analysis reports the tree as it stands: with `iterations` 0 and no
+/// tree kept, its `best` is the first legal move, not a searched one.
+///
 /// [`Searcher::search_until`]: super::Searcher::search_until
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Budget {

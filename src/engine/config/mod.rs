@@ -504,6 +504,52 @@ impl EngineConfig {
         Ok(cfg)
     }
 
+    /// Whether every value here is one its key takes, as [`EngineConfig::parse`]
+    /// would have refused it: a configuration built or changed field by
+    /// field (`c.search.uct.c = f32::NAN`) is checked where a search starts
+    /// ([`crate::engine::EngineHandle::start`]). Limits of 0 are the
+    /// budget's to refuse ([`Budget::check`]).
+    ///
+    /// ```
+    /// use cabra::engine::{ConfigError, EngineConfig};
+    /// let mut c = EngineConfig::parse("c=0.5").unwrap();
+    /// assert_eq!(c.check(), Ok(()));
+    /// c.search.uct.c = f32::NAN;
+    /// assert!(matches!(c.check(), Err(ConfigError::BadValue { key: "c", .. })));
+    /// ```
+    pub fn check(&self) -> Result<(), ConfigError> {
+        // Each of these keys writes its field's value as its setter reads
+        // it, so its setter, tried on a copy, is its check (the others
+        // take any value of their fields' types, load a file, or are the
+        // limits, whose 0 is a BudgetError).
+        const CHECKED: [&str; 10] = [
+            "level",
+            "temperature",
+            "randomness",
+            "c",
+            "fpu",
+            "fpudrop",
+            "threats",
+            "pscore",
+            "value",
+            "threads",
+        ];
+        for k in KEYS.iter().filter(|k| CHECKED.contains(&k.name)) {
+            let value = k.get(self);
+            if value != "-" {
+                (k.set)(&mut self.clone(), &value)
+                    .map_err(|why| ConfigError::BadValue { key: k.name, why })?;
+            }
+        }
+        if self.search.node_cap == 0 {
+            return Err(ConfigError::BadValue {
+                key: "node_cap",
+                why: out_of_range("0", "a node cap", 1, usize::MAX as u64),
+            });
+        }
+        Ok(())
+    }
+
     /// Makes this the engine of level `n` ([`levels::LEVELS`]): the top
     /// level is the default engine (from a lower level, its threads are
     /// left to the front end again); below it, one thread without a kept

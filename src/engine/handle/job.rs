@@ -9,6 +9,7 @@ use thiserror::Error;
 
 use super::lock;
 use crate::engine::budget::BudgetError;
+use crate::engine::config::ConfigError;
 
 /// A job's thread failed (a bug): what it was doing is lost, and the
 /// handle starts its next job with a fresh engine.
@@ -17,12 +18,16 @@ use crate::engine::budget::BudgetError;
 pub struct Failed;
 
 /// Why a search of [`EngineHandle::search`](super::EngineHandle::search) gave no thought.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum SearchError {
     /// Its limits (the request's or the configuration's) were refused.
     #[error(transparent)]
     Budget(#[from] BudgetError),
+    /// The configuration holds a value its key does not take
+    /// ([`EngineConfig::check`](crate::engine::EngineConfig::check)).
+    #[error(transparent)]
+    Config(#[from] ConfigError),
     /// Its thread failed.
     #[error(transparent)]
     Failed(#[from] Failed),

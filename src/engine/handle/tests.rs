@@ -3,6 +3,7 @@ use std::time::Instant;
 
 use super::*;
 use crate::engine::clock::OnClock;
+use crate::engine::{BudgetError, ConfigError};
 use crate::game::Position;
 use crate::game::record::parse_game;
 
@@ -194,10 +195,16 @@ fn a_limit_of_zero_is_refused_before_anything_starts() {
         (Budget::time(Duration::ZERO), BudgetError::NoTime),
         (nodes, BudgetError::NoNodes),
     ] {
-        assert_eq!(h.start(zero(b), |_| {}).err(), Some(e));
+        assert_eq!(h.start(zero(b), |_| {}).err(), Some(SearchError::Budget(e)));
         assert_eq!(h.search(zero(b)).unwrap_err(), SearchError::Budget(e));
         let refused = h.spawn(move |t| t.search(&zero(b), &mut |_: &Progress| {}).err());
-        assert_eq!(refused.wait().unwrap(), Some(e));
+        assert_eq!(refused.wait().unwrap(), Some(SearchError::Budget(e)));
+        // A handle's fallback of 0 is refused as well.
+        let fallback = handle("threads=1,seed=1").with_fallback(b);
+        assert_eq!(
+            fallback.search(Request::analysis(midgame())).unwrap_err(),
+            SearchError::Budget(e)
+        );
     }
     // The configuration's limits too (they cannot be parsed, but can be set).
     let mut config = h.config();
@@ -215,4 +222,47 @@ fn a_limit_of_zero_is_refused_before_anything_starts() {
     let h = handle("threads=1,seed=1");
     let t = h.search(request.share(Some(ms(0)))).unwrap();
     assert!(t.report.best.is_some());
+}
+
+#[test]
+fn a_configuration_set_field_by_field_is_checked_where_a_search_starts() {
+    let h = handle("threads=1,seed=1");
+    let request = Request::new(midgame()).limits(Budget::iterations(50));
+    type Spoil = fn(&mut EngineConfig);
+    let broken: [(&str, Spoil); 7] = [
+        ("c", |c| c.search.uct.c = f32::NAN),
+        ("fpu", |c| c.search.uct.fpu = f32::NAN),
+        ("temperature", |c| c.temperature = f32::INFINITY),
+        ("randomness", |c| c.randomness = 255),
+        ("level", |c| c.level = Some(200)),
+        ("threads", |c| c.threads = Some(100_000)),
+        ("node_cap", |c| c.search.node_cap = 0),
+    ];
+    for (key, spoil) in broken {
+        let mut config = h.config();
+        spoil(&mut config);
+        h.set_config(config);
+        match h.search(request.clone()) {
+            Err(SearchError::Config(ConfigError::BadValue { key: k, .. })) => assert_eq!(k, key),
+            other => panic!("{key}: {other:?}"),
+        }
+        let refused = h.spawn({
+            let request = request.clone();
+            move |t| t.search(&request, &mut |_: &Progress| {}).err()
+        });
+        assert!(refused.wait().unwrap().is_some(), "{key}");
+        h.set_config(EngineConfig::parse("threads=1,seed=1").unwrap());
+    }
+    // Every named configuration and level passes.
+    for text in [
+        "default",
+        "baseline",
+        "random",
+        "level=3",
+        "elo=1200",
+        "fpu=inf,threats=5",
+    ] {
+        assert_eq!(EngineConfig::parse(text).unwrap().check(), Ok(()), "{text}");
+    }
+    assert!(h.search(request).is_ok());
 }

@@ -22,6 +22,14 @@ pub const MAX_MOVES: usize = MAX_PLIES + 4 + 2 + 1;
 
 /// A position: the board, pieces left, side to move, result, rules and
 /// the moves that led here.
+///
+/// Two positions are equal when their rules and moves are (the same cubes
+/// reached by other moves are another position). `Display` writes the
+/// position code ([`Position::to_code`]); [`super::board_text`] draws the
+/// board. With the feature `serde`, a position is written as its rules and
+/// its moves in notation, `{"rules":"caminos","moves":["L E180 110"]}`,
+/// and read back by replaying them: an illegal game, unknown rules or an
+/// unknown field is an error.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
     cubes: [Volume; 2],
@@ -293,7 +301,8 @@ impl Position {
     /// for a search that plays only moves it generated. A move of unknown
     /// origin goes through [`Position::play`]: an illegal one here panics
     /// in a debug build and, in a release build, leaves a position no game
-    /// can reach.
+    /// can reach or panics (a time machine with fewer than two placements
+    /// on the board).
     #[inline]
     pub fn play_move_unchecked(&mut self, m: Move) {
         match m {

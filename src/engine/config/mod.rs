@@ -504,8 +504,8 @@ impl EngineConfig {
         Ok(cfg)
     }
 
-    /// Whether every value here is one its key takes, as [`EngineConfig::parse`]
-    /// would have refused it: a configuration built or changed field by
+    /// Checks that every value here is one its key takes, refusing what
+    /// [`EngineConfig::parse`] refuses: a configuration built or changed field by
     /// field (`c.search.uct.c = f32::NAN`) is checked where a search starts
     /// ([`crate::engine::EngineHandle::start`]). Limits of 0 are the
     /// budget's to refuse ([`Budget::check`]).
@@ -521,8 +521,9 @@ impl EngineConfig {
         // Each of these keys writes its field's value as its setter reads
         // it, so its setter, tried on a copy, is its check (the others
         // take any value of their fields' types, load a file, or are the
-        // limits, whose 0 is a BudgetError).
-        const CHECKED: [&str; 10] = [
+        // limits, whose 0 is a BudgetError; threads past the most are
+        // taken as the most, as a front end's "all cores" may ask).
+        const CHECKED: [&str; 9] = [
             "level",
             "temperature",
             "randomness",
@@ -532,7 +533,6 @@ impl EngineConfig {
             "threats",
             "pscore",
             "value",
-            "threads",
         ];
         for k in KEYS.iter().filter(|k| CHECKED.contains(&k.name)) {
             let value = k.get(self);

@@ -161,7 +161,7 @@ pub fn pieces_help(which: &str, width: usize) -> Result<String, String> {
             ));
         }
     };
-    let shapes: Vec<_> = t.shapes().iter().filter(|s| s.piece == piece).collect();
+    let shapes: Vec<_> = t.shapes_of(piece).map(|i| &t.shapes()[i]).collect();
     out.push_str(&format!("{piece}: {} orientations\n", shapes.len()));
     let blocks: Vec<Vec<String>> = shapes.iter().map(|s| drawing(s)).collect();
     side_by_side(&mut out, &blocks, width);

@@ -163,16 +163,13 @@ impl Session {
             Filter::Piece(k) => {
                 let t = table();
                 let counts: Vec<(String, usize)> = t
-                    .shapes()
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, s)| s.piece == k)
-                    .map(|(i, s)| {
+                    .shapes_of(k)
+                    .map(|i| {
                         let n = list
                             .iter()
                             .filter(|p| usize::from(p.entry().shape) == i)
                             .count();
-                        (s.orientation.to_string(), n)
+                        (t.shapes()[i].orientation.to_string(), n)
                     })
                     .collect();
                 let fits: Vec<String> = counts

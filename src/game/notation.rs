@@ -9,7 +9,16 @@ use super::rules::{Move, special_move};
 use super::table::{Placement, table};
 
 /// Reads `<piece> <orientation> <position>`, e.g. `L E180 110`, `l e180 110`
-/// or `LE180110`. Any of the 24 orientation names is accepted.
+/// or `LE180110`. Any of the 24 orientation names is accepted. Piece
+/// notation only: a placement written as its four cells (`110 120 121
+/// 122`) is read by [`parse_placement_or_cells`], and by `str::parse`.
+///
+/// ```
+/// use cabra::game::{Placement, parse_placement};
+/// let p = parse_placement("L E180 110").unwrap();
+/// assert!(parse_placement("110 120 121 122").is_err());
+/// assert_eq!("110 120 121 122".parse::<Placement>().unwrap(), p);
+/// ```
 pub fn parse_placement(text: &str) -> Result<Placement, NotationError> {
     // Spaces may be left out, but where they are written they show where
     // the position starts: `L E180 20` has a short position, not angle 18.

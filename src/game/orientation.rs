@@ -125,6 +125,13 @@ impl fmt::Display for Orientation {
     }
 }
 
+/// Prints the face letter: `T`, `B`, `N`, `S`, `E` or `W`.
+impl fmt::Display for Face {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
 /// Reads a face as its letter, in either case: `T`, `b`, `N`, `S`, `E`, `W`.
 impl std::str::FromStr for Face {
     type Err = crate::game::NotationError;

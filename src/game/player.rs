@@ -85,8 +85,11 @@ impl std::str::FromStr for Player {
     }
 }
 
-/// What decided a finished game.
+/// What decided a finished game. With the `serde` feature it is written
+/// as its [`name`](WinReason::name).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum WinReason {
     /// The winner built a bridge (RULES.md section 6).
     Bridge,
@@ -108,8 +111,12 @@ impl WinReason {
     }
 }
 
-/// The state of a game.
+/// The state of a game. With the `serde` feature it is written as
+/// `{"result":"ongoing"}`, `{"result":"won","winner":1,"by":"bridge"}` or
+/// `{"result":"draw","by":"perimeter"}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "result", rename_all = "lowercase"))]
 pub enum Status {
     /// The side to move has a legal placement and nobody has a bridge.
     Ongoing,

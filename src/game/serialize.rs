@@ -1,6 +1,9 @@
 //! `Serialize` and `Deserialize` (feature `serde`): a move as its
 //! notation (`"L E180 110"`, `"swap"`, `"tm"`), a placement likewise, and
 //! a position as its rules and its moves, replayed and checked when read.
+//! The small types are written as they print, and read as their `FromStr`
+//! reads: a cell `"121"`, a piece `"L"`, an orientation `"E180"`, a face
+//! `"E"`, the rules `"bridget swap"`; a player is the number `1` or `2`.
 //!
 //! ```
 //! use cabra::game::{Move, Position};
@@ -18,10 +21,50 @@ use serde::de::{Deserializer, Error as _};
 use serde::ser::{SerializeStruct, Serializer};
 use serde::{Deserialize, Serialize};
 
+use super::cell::Cell;
 use super::notation::{parse_move, parse_placement_or_cells};
+use super::orientation::{Face, Orientation};
+use super::piece::Piece;
+use super::player::Player;
 use super::position::Position;
 use super::rules::{Move, Rules};
 use super::table::Placement;
+
+/// Written as `Display` prints it, read with `FromStr`.
+macro_rules! as_text {
+    ($($t:ty),*) => {$(
+        impl Serialize for $t {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_str(self)
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $t {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<$t, D::Error> {
+                let text = String::deserialize(d)?;
+                text.parse().map_err(D::Error::custom)
+            }
+        }
+    )*};
+}
+
+as_text!(Cell, Piece, Orientation, Face, Rules);
+
+impl Serialize for Player {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u8(self.number())
+    }
+}
+
+impl<'de> Deserialize<'de> for Player {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Player, D::Error> {
+        match u8::deserialize(d)? {
+            1 => Ok(Player::One),
+            2 => Ok(Player::Two),
+            n => Err(D::Error::custom(format!("player {n}: a player is 1 or 2"))),
+        }
+    }
+}
 
 impl Serialize for Move {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

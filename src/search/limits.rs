@@ -36,8 +36,13 @@ pub const CHECK_INTERVAL: u64 = 64;
 /// analysis reports the tree as it stands: with `iterations` 0 and no
 /// tree kept, its `best` is the first legal move, not a searched one.
 ///
+/// With the `serde` feature a budget is written as its three fields, the
+/// time as serde writes a `Duration` (`{"secs":1,"nanos":0}`) or `null`.
+///
 /// [`Searcher::search_until`]: super::Searcher::search_until
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct Budget {
     /// Wall-clock time, measured from the start of the search.
     pub time: Option<Duration>,

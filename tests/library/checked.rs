@@ -441,6 +441,69 @@ fn small_types_read_back_what_they_print() {
 
 #[cfg(feature = "serde")]
 #[test]
+fn small_types_serialize_as_they_print_and_read_back() {
+    use cabra::engine::Budget;
+    use cabra::game::{Cell, Face, Orientation, Piece, Player, Rules, Status, WinReason};
+    use serde::Serialize;
+    use serde::de::DeserializeOwned;
+    use std::fmt::Debug;
+    use std::time::Duration;
+
+    fn round<T: Serialize + DeserializeOwned + PartialEq + Debug>(value: T, json: &str) {
+        assert_eq!(serde_json::to_string(&value).unwrap(), json);
+        assert_eq!(serde_json::from_str::<T>(json).unwrap(), value);
+    }
+    round("121".parse::<Cell>().unwrap(), r#""121""#);
+    round(Piece::Z, r#""Z""#);
+    round("E180".parse::<Orientation>().unwrap(), r#""E180""#);
+    round(Face::W, r#""W""#);
+    round(Player::Two, "2");
+    round(
+        "bridget,swap".parse::<Rules>().unwrap(),
+        r#""bridget swap""#,
+    );
+    round(Status::Ongoing, r#"{"result":"ongoing"}"#);
+    round(
+        Status::Won {
+            winner: Player::One,
+            by: WinReason::Bridge,
+        },
+        r#"{"result":"won","winner":1,"by":"bridge"}"#,
+    );
+    round(
+        Status::Draw {
+            by: WinReason::Perimeter,
+        },
+        r#"{"result":"draw","by":"perimeter"}"#,
+    );
+    round(
+        Budget::time(Duration::from_millis(1500)),
+        r#"{"time":{"secs":1,"nanos":500000000},"iterations":null,"nodes":null}"#,
+    );
+    // What does not check out is an error when read, never a panic or a
+    // value made up.
+    for bad in [r#""800""#, r#""12""#, "121", "null"] {
+        assert!(serde_json::from_str::<Cell>(bad).is_err(), "{bad}");
+    }
+    for bad in ["0", "3", "-1", r#""1""#, "1.5"] {
+        assert!(serde_json::from_str::<Player>(bad).is_err(), "{bad}");
+    }
+    for bad in [r#""Q""#, r#""E45""#, r#""chess""#] {
+        assert!(serde_json::from_str::<Piece>(bad).is_err());
+        assert!(serde_json::from_str::<Orientation>(bad).is_err());
+        assert!(serde_json::from_str::<Rules>(bad).is_err());
+    }
+    assert!(serde_json::from_str::<Status>(r#"{"result":"won","by":"bridge"}"#).is_err());
+    assert!(
+        serde_json::from_str::<Budget>(r#"{"time":null,"iterations":-5,"nodes":null}"#).is_err()
+    );
+    assert!(
+        serde_json::from_str::<Budget>(r#"{"tiem":null,"iterations":5,"nodes":null}"#).is_err()
+    );
+}
+
+#[cfg(feature = "serde")]
+#[test]
 fn reports_read_back_what_they_write() {
     use cabra::engine::analysis::MoveAnalysis;
     use cabra::engine::{Budget, EngineConfig, EngineHandle, ReportView, Request};

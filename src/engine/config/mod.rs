@@ -474,6 +474,7 @@ impl EngineConfig {
     /// assert_eq!(c.search.uct.c, 0.5);
     /// assert!(!c.reuse);
     /// assert!(EngineConfig::parse("c=-1").is_err());
+    /// assert_eq!(EngineConfig::parse("").unwrap().name, "default");
     /// ```
     pub fn parse(text: &str) -> Result<Self, ConfigError> {
         let mut cfg = EngineConfig::default();
@@ -500,7 +501,10 @@ impl EngineConfig {
                 })?,
             }
         }
-        cfg.name = text.trim().to_string();
+        // An empty text is the default engine, and is named so.
+        if !text.trim().is_empty() {
+            cfg.name = text.trim().to_string();
+        }
         Ok(cfg)
     }
 

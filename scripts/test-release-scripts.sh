@@ -4,7 +4,8 @@
 #     last one before the link definitions, a missing and an empty one, a
 #     leading v) and on the real CHANGELOG.md's first release;
 #   - scripts/release-version.sh: v0.3.0 a release, v0.3.0-rc.1 a
-#     pre-release, a tag that is not Cargo.toml's version refused;
+#     pre-release, a tag that is not Cargo.toml's version refused, and one
+#     with entries left under CHANGELOG's [Unreleased] refused;
 #   - scripts/package.sh on a stand-in binary: the archive's name and
 #     contents, and its .sha256 file checked with sha256sum -c; that packing
 #     twice gives the same checksum (.tar.gz and a Windows .zip), with the
@@ -100,6 +101,9 @@ check "release-notes: CHANGELOG.md's 0.1.0 is its first release" \
 rv="$repo/scripts/release-version.sh"
 printf '[package]\nname = "cabra"\nversion = "0.3.0"\n\n[dependencies]\nx = { version = "1.0.0" }\n' >"$tmp/final.toml"
 printf '[package]\nname = "cabra"\nversion = "0.3.0-rc.1"\n' >"$tmp/rc.toml"
+printf '# Changelog\n\n## [Unreleased]\n\n## [0.3.0] - 2026-12-03\n\n- A change.\n\n[0.3.0]: https://example.org\n' >"$tmp/released.md"
+printf '# Changelog\n\n## [Unreleased]\n\n### Added\n\n- Not released yet.\n\n## [0.3.0] - 2026-12-03\n\n- A change.\n' >"$tmp/pending.md"
+export CHANGELOG="$tmp/released.md"
 check "release-version: v0.3.0 is a release" "$(printf 'version=0.3.0\nprerelease=false')" \
     "$(CARGO_TOML="$tmp/final.toml" "$rv" v0.3.0)"
 check "release-version: v0.3.0-rc.1 is a pre-release" "$(printf 'version=0.3.0-rc.1\nprerelease=true')" \
@@ -107,9 +111,18 @@ check "release-version: v0.3.0-rc.1 is a pre-release" "$(printf 'version=0.3.0-r
 fails "release-version: a tag that is not Cargo.toml's version fails" env CARGO_TOML="$tmp/final.toml" "$rv" v0.3.0-rc.1
 fails "release-version: a tag without its v fails" env CARGO_TOML="$tmp/final.toml" "$rv" 0.3.0
 fails "release-version: a tag with +BUILD fails" env CARGO_TOML="$tmp/final.toml" "$rv" v0.3.0+1
-check "release-version: the repository's own version" \
-    "version=$(sed -n 's/^version = "\(.*\)"/\1/p' "$repo/Cargo.toml" | head -n1)" \
-    "$("$rv" "v$(sed -n 's/^version = "\(.*\)"/\1/p' "$repo/Cargo.toml" | head -n1)" | head -n1)"
+fails "release-version: entries left under [Unreleased] fail" \
+    env CARGO_TOML="$tmp/final.toml" CHANGELOG="$tmp/pending.md" "$rv" v0.3.0
+unset CHANGELOG
+# The repository itself: its own version is taggable exactly when its
+# [Unreleased] section is empty (today it is not: v0.2.0 on this commit
+# would ship unreleased work as 0.2.0).
+own="$(sed -n 's/^version = "\(.*\)"/\1/p' "$repo/Cargo.toml" | head -n1)"
+if awk '/^## +\[Unreleased\]/{i=1;next} /^## /{i=0} i&&NF&&!/^\[/{f=1} END{exit !f}' "$repo/CHANGELOG.md"; then
+    fails "release-version: the repository's v$own refused while [Unreleased] has entries" "$rv" "v$own"
+else
+    check "release-version: the repository's own version" "version=$own" "$("$rv" "v$own" | head -n1)"
+fi
 
 # --- package.sh --------------------------------------------------------------
 printf '#!/bin/sh\necho stand-in\n' >"$tmp/cabra"

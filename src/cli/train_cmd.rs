@@ -240,7 +240,7 @@ pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
              the weights written are the last epoch's (--epochs {number} would stop there)"
         ));
     }
-    let bytes = format::encode(&params);
+    let bytes = format::encode(&params)?;
     super::save::save_atomically(&args.out, &bytes)?;
     out.line(format_args!(
         "wrote {} (format version {}, checksum {}) in {:.1} s",

@@ -57,7 +57,7 @@ impl Mark {
 }
 
 /// The analysis of one placement.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MoveAnalysis {
     /// 1 for the first placement of the game.
@@ -69,10 +69,22 @@ pub struct MoveAnalysis {
     /// The engine's choice.
     pub best: Option<String>,
     /// The mover's win probability with the engine's choice.
+    #[cfg_attr(
+        feature = "serde",
+        serde(deserialize_with = "crate::search::nan_if_null")
+    )]
     pub winrate_before: f64,
     /// The mover's win probability after the placement played.
+    #[cfg_attr(
+        feature = "serde",
+        serde(deserialize_with = "crate::search::nan_if_null")
+    )]
     pub winrate_after: f64,
     /// `winrate_before - winrate_after`, at least 0 (0 for the engine's choice).
+    #[cfg_attr(
+        feature = "serde",
+        serde(deserialize_with = "crate::search::nan_if_null")
+    )]
     pub loss: f64,
     /// The mark, if any.
     pub mark: Option<Mark>,

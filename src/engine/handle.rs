@@ -20,16 +20,17 @@ pub use job::{Failed, Job, SearchError, Stopper};
 pub use request::{DEFAULT_TOP_MOVES, Listener, Request};
 
 /// The configuration's values ([`EngineConfig::check`]) and the limits
-/// of `request`, of `config` and the handle's `fallback` checked
-/// ([`Budget::check`]): a clock's share is not a limit of theirs, and may
-/// be 0.
+/// of `request`, of `config` and, where the request sets none, of the
+/// handle's `fallback` checked ([`Budget::check`]): a clock's share is not
+/// a limit of theirs, and may be 0. A request with its own limits never
+/// uses the fallback, so a bad fallback does not refuse it.
 fn check(config: &EngineConfig, fallback: Budget, request: &Request) -> Result<(), SearchError> {
     config.check()?;
-    if let Some(limits) = &request.limits {
-        limits.check()?;
+    match &request.limits {
+        Some(limits) => limits.check()?,
+        None => fallback.check()?,
     }
-    config.budget.check()?;
-    Ok(fallback.check()?)
+    Ok(config.budget.check()?)
 }
 
 /// A job's access to the engine: searches within the handle's rules.
@@ -442,6 +443,14 @@ impl EngineHandle {
     }
 
     /// Searches `request` and waits for the result.
+    ///
+    /// As with [`EngineHandle::start`], the engine runs one job at a time:
+    /// a search another thread runs on this handle is stopped by this one
+    /// (its thought comes back `interrupted`, with what it had searched),
+    /// so threads that search side by side keep a handle each. A request
+    /// without limits, on a handle without a fallback
+    /// ([`EngineHandle::with_fallback`]) or configured limits, searches
+    /// until it is stopped: from this call, which blocks, give it limits.
     pub fn search(&self, request: Request) -> Result<Thought, SearchError> {
         Ok(self.start(request, |_| {})?.wait()?)
     }

@@ -23,6 +23,10 @@ pub struct MoveView {
     pub visits: u64,
     /// The mover's chance to win by it (draws count one half); 1, 0 or
     /// 0.5 when proven.
+    #[cfg_attr(
+        feature = "serde",
+        serde(deserialize_with = "crate::search::nan_if_null")
+    )]
     pub winrate: f64,
     /// `win`, `loss` or `draw` once proven, for the player who makes it.
     pub proven: Option<Proven>,
@@ -40,6 +44,10 @@ pub struct ReportView {
     /// The move to play (none once the game is over).
     pub best: Option<String>,
     /// The player's chance to win after `best` (draws count one half).
+    #[cfg_attr(
+        feature = "serde",
+        serde(deserialize_with = "crate::search::nan_if_null")
+    )]
     pub winrate: f64,
     /// `win`, `loss` or `draw` once the search has proven the position.
     pub proven: Option<Proven>,

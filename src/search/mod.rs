@@ -67,4 +67,6 @@ pub use order::MAX_MOVE_SPACE;
 pub use outcome::{Outcome, Side};
 pub use policy::Uct;
 pub use replies::Replies;
+#[cfg(feature = "serde")]
+pub(crate) use report::nan_if_null;
 pub use report::{MoveStats, Proven, Report};

@@ -42,6 +42,7 @@ pub struct MoveStats<M> {
     /// playouts through this move, whatever reward the game made of them
     /// ([`crate::search::Game::rescore`]); the proven value instead when
     /// there is one.
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "nan_if_null"))]
     pub winrate: f64,
     /// The proven result of this move for the side to move, if any.
     pub proven: Option<Proven>,
@@ -57,6 +58,7 @@ pub struct Report<M> {
     pub best: Option<M>,
     /// Estimated probability that the side to move wins after `best`
     /// (draws count one half); 1 or 0 (or 0.5) when proven.
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "nan_if_null"))]
     pub winrate: f64,
     /// The proven value of the position for the side to move, if known.
     pub proven: Option<Proven>,
@@ -74,6 +76,14 @@ pub struct Report<M> {
     pub top: Vec<MoveStats<M>>,
     /// Threads that searched the tree.
     pub threads: usize,
+}
+
+/// Reads a number that JSON may hold as `null`: serde_json writes a NaN
+/// (or an infinity) as `null`, which reads back as NaN, not as an error.
+#[cfg(feature = "serde")]
+pub(crate) fn nan_if_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    use serde::Deserialize;
+    Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
 }
 
 impl<M> Report<M> {

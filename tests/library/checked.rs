@@ -521,6 +521,14 @@ fn reports_read_back_what_they_write() {
         serde_json::from_str::<Report<String>>(&json).unwrap(),
         report
     );
+    // A NaN is written as null, and reads back as NaN, not as an error.
+    let mut odd = report.clone();
+    odd.winrate = f64::NAN;
+    odd.top[0].winrate = f64::NAN;
+    let json = serde_json::to_string(&odd).unwrap();
+    assert!(json.contains(r#""winrate":null"#), "{json}");
+    let back = serde_json::from_str::<Report<String>>(&json).unwrap();
+    assert!(back.winrate.is_nan() && back.top[0].winrate.is_nan());
     // A rate that a parser without exact float reading gets one unit off
     // (seen in CI): the report must still read back equal.
     report.iterations_per_second = 391_433.350_643_385_96;
@@ -546,4 +554,6 @@ fn reports_read_back_what_they_write() {
         serde_json::to_value(&a).unwrap(),
         serde_json::from_str::<serde_json::Value>(marked).unwrap()
     );
+    let again: MoveAnalysis = serde_json::from_str(&serde_json::to_string(&a).unwrap()).unwrap();
+    assert_eq!(again, a);
 }

@@ -475,6 +475,7 @@ impl EngineConfig {
     /// assert!(!c.reuse);
     /// assert!(EngineConfig::parse("c=-1").is_err());
     /// assert_eq!(EngineConfig::parse("").unwrap().name, "default");
+    /// assert_eq!(EngineConfig::parse(" , ,").unwrap().name, "default");
     /// ```
     pub fn parse(text: &str) -> Result<Self, ConfigError> {
         let mut cfg = EngineConfig::default();
@@ -501,8 +502,9 @@ impl EngineConfig {
                 })?,
             }
         }
-        // An empty text is the default engine, and is named so.
-        if !text.trim().is_empty() {
+        // A text of no items (`""`, `",,"`) is the default engine, and is
+        // named so.
+        if text.split(',').any(|item| !item.trim().is_empty()) {
             cfg.name = text.trim().to_string();
         }
         Ok(cfg)
@@ -544,6 +546,13 @@ impl EngineConfig {
                 (k.set)(&mut self.clone(), &value)
                     .map_err(|why| ConfigError::BadValue { key: k.name, why })?;
             }
+        }
+        // Past the most threads is taken as the most, but none is refused.
+        if self.threads == Some(0) {
+            return Err(ConfigError::BadValue {
+                key: "threads",
+                why: KeyValueError::Value(parse_threads("0").expect_err("0 threads is refused")),
+            });
         }
         if self.search.node_cap == 0 {
             return Err(ConfigError::BadValue {

@@ -199,12 +199,15 @@ fn a_limit_of_zero_is_refused_before_anything_starts() {
         assert_eq!(h.search(zero(b)).unwrap_err(), SearchError::Budget(e));
         let refused = h.spawn(move |t| t.search(&zero(b), &mut |_: &Progress| {}).err());
         assert_eq!(refused.wait().unwrap(), Some(SearchError::Budget(e)));
-        // A handle's fallback of 0 is refused as well.
+        // A handle's fallback of 0 is refused as well where it applies,
+        // and not where the request's own limits stand in for it.
         let fallback = handle("threads=1,seed=1").with_fallback(b);
         assert_eq!(
             fallback.search(Request::analysis(midgame())).unwrap_err(),
             SearchError::Budget(e)
         );
+        let own = Request::analysis(midgame()).limits(Budget::iterations(10));
+        assert_eq!(fallback.search(own).unwrap().report.iterations, 10);
     }
     // The configuration's limits too (they cannot be parsed, but can be set).
     let mut config = h.config();
@@ -229,13 +232,14 @@ fn a_configuration_set_field_by_field_is_checked_where_a_search_starts() {
     let h = handle("threads=1,seed=1");
     let request = Request::new(midgame()).limits(Budget::iterations(50));
     type Spoil = fn(&mut EngineConfig);
-    let broken: [(&str, Spoil); 6] = [
+    let broken: [(&str, Spoil); 7] = [
         ("c", |c| c.search.uct.c = f32::NAN),
         ("fpu", |c| c.search.uct.fpu = f32::NAN),
         ("temperature", |c| c.temperature = f32::INFINITY),
         ("randomness", |c| c.randomness = 255),
         ("level", |c| c.level = Some(200)),
         ("node_cap", |c| c.search.node_cap = 0),
+        ("threads", |c| c.threads = Some(0)),
     ];
     for (key, spoil) in broken {
         let mut config = h.config();

@@ -79,6 +79,13 @@ pub enum WeightsError {
         /// Its index among the weights.
         index: usize,
     },
+    /// Weights to write that are not as many as this build's evaluation
+    /// has ([`PARAMS`]).
+    #[error("{found} weights to write; this build's evaluation has {PARAMS}")]
+    Count {
+        /// The weights given.
+        found: usize,
+    },
 }
 
 /// 64-bit FNV-1a.
@@ -100,9 +107,14 @@ pub fn checksum_hex(bytes: &[u8]) -> String {
 /// How many f32 the weights are.
 pub const PARAMS: usize = INPUTS * HIDDEN + HIDDEN + HIDDEN + 1;
 
-/// The bytes of a file holding `params` (in the order of the format).
-pub fn encode(params: &[f32]) -> Vec<u8> {
-    assert_eq!(params.len(), PARAMS, "weights of this build's shape");
+/// The bytes of a file holding `params` (in the order of the format), or
+/// [`WeightsError::Count`] when they are not [`PARAMS`] weights.
+pub fn encode(params: &[f32]) -> Result<Vec<u8>, WeightsError> {
+    if params.len() != PARAMS {
+        return Err(WeightsError::Count {
+            found: params.len(),
+        });
+    }
     let mut out = Vec::with_capacity(HEADER + 4 * PARAMS + 8);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
@@ -113,7 +125,7 @@ pub fn encode(params: &[f32]) -> Vec<u8> {
     }
     let sum = fnv64(&out);
     out.extend_from_slice(&sum.to_le_bytes());
-    out
+    Ok(out)
 }
 
 /// The weights in `bytes`, checked.
@@ -168,8 +180,12 @@ mod tests {
     #[test]
     fn weights_round_trip_and_damage_is_found() {
         let params: Vec<f32> = (0..PARAMS).map(|i| i as f32 * 0.001).collect();
-        let bytes = encode(&params);
+        let bytes = encode(&params).unwrap();
         assert_eq!(decode(&bytes).unwrap(), params);
+        assert_eq!(
+            encode(&params[1..]),
+            Err(WeightsError::Count { found: PARAMS - 1 })
+        );
         let mut bad = bytes.clone();
         bad[HEADER + 5] ^= 1;
         assert_eq!(decode(&bad), Err(WeightsError::Checksum));
@@ -180,7 +196,7 @@ mod tests {
         let mut nan = params.clone();
         nan[7] = f32::NAN;
         assert_eq!(
-            decode(&encode(&nan)),
+            decode(&encode(&nan).unwrap()),
             Err(WeightsError::NotFinite { index: 7 })
         );
         assert!(matches!(

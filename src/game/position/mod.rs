@@ -13,7 +13,9 @@ use super::player::{Player, Status, WinReason};
 use super::rules::{Move, Rules, Variant};
 use super::table::{Entry, Placement};
 
-/// The most pieces on the board: 14 each.
+/// The most pieces on the board: 14 each. It bounds the placements on the
+/// board ([`Position::placements`]), not [`Position::plies`], which counts
+/// swaps and time machines too and is bounded by [`MAX_MOVES`].
 pub const MAX_PLIES: usize = 28;
 
 /// The longest game record: 28 placements on the board, up to 4 more taken
@@ -221,7 +223,8 @@ impl Position {
         &self.moves[..self.made as usize]
     }
 
-    /// Number of moves made (placements, swaps and time machines).
+    /// Number of moves made (placements, swaps and time machines): at
+    /// most [`MAX_MOVES`].
     #[inline(always)]
     pub fn plies(&self) -> usize {
         self.made as usize

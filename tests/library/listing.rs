@@ -53,7 +53,8 @@ fn ty(t: &Value) -> String {
     };
     match kind {
         "resolved_path" => {
-            let path = v["path"].as_str().unwrap_or("?");
+            // `name` in the JSON of older rustdocs (Rust 1.85).
+            let path = v["path"].as_str().or(v["name"].as_str()).unwrap_or("?");
             let name = path.rsplit("::").next().unwrap_or(path);
             format!("{name}{}", args(&v["args"]))
         }
@@ -163,7 +164,10 @@ fn bounds(b: &Value) -> String {
                 .map(|(k, v)| (k.as_str(), v))
             {
                 Some(("trait_bound", t)) => {
-                    let path = t["trait"]["path"].as_str().unwrap_or("?");
+                    let path = t["trait"]["path"]
+                        .as_str()
+                        .or(t["trait"]["name"].as_str())
+                        .unwrap_or("?");
                     let name = path.rsplit("::").next().unwrap_or(path);
                     let maybe = if t["modifier"] == "maybe" { "?" } else { "" };
                     format!("{maybe}{name}{}", args(&t["trait"]["args"]))

@@ -11,10 +11,10 @@ use anyhow::bail;
 use cabra::engine::{
     Budget, EngineConfig, EngineHandle, parse_count, parse_duration, parse_threads,
 };
-use cabra::game::record::Record;
+use cabra::game::record::{Record, parse_record};
 use cabra::game::{Position, Rules};
 
-use super::files::read_record;
+use super::files::{read_input, read_record};
 
 /// Parses rules (`bridget swap`) for clap.
 pub fn parse_rules(text: &str) -> Result<Rules, String> {
@@ -63,7 +63,25 @@ impl RulesOptions {
                 header: Vec::new(),
             });
         };
-        let record = read_record(path)?;
+        let record = match read_record(path) {
+            Ok(record) => record,
+            Err(e) => {
+                // A file that only the options' rules make legal (a `tm`
+                // line and no `# rules:` line, with `--rules bridget`) is
+                // told of the conflict, not of the line.
+                if self.rules.is_some() || self.swap {
+                    if let Ok(bytes) = read_input(path) {
+                        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+                        let mut with = format!("# rules: {}\n", self.rules()).into_bytes();
+                        with.extend_from_slice(bytes);
+                        if parse_record(&with).is_ok() {
+                            self.agree(Rules::default(), path)?;
+                        }
+                    }
+                }
+                return Err(e);
+            }
+        };
         self.agree(record.position.rules(), path)?;
         Ok(record)
     }

@@ -109,6 +109,14 @@ pub enum NotationError {
     /// Nothing was written.
     #[error("expected a placement such as `L E180 110` (piece, orientation, position)")]
     Empty,
+    /// A whole placement, then more words.
+    #[error("unexpected '{rest}' after the placement `{placement}`")]
+    Trailing {
+        /// The placement read, in canonical notation.
+        placement: String,
+        /// What came after it.
+        rest: String,
+    },
     /// The first letter is not a piece.
     #[error("expected a piece letter L, T, Z or O at the start, found '{0}'")]
     PieceLetter(char),

@@ -23,6 +23,18 @@ pub fn parse_placement(text: &str) -> Result<Placement, NotationError> {
     // Spaces may be left out, but where they are written they show where
     // the position starts: `L E180 20` has a short position, not angle 18.
     let words: Vec<&str> = text.split_whitespace().collect();
+    // `L E180 110 extra`: the placement is whole, the rest is not its
+    // (digits may be spaced out: `L T0 1 2 0`).
+    if let [piece, orientation, position, ref rest @ ..] = words[..] {
+        if rest.iter().any(|w| !w.bytes().all(|b| b.is_ascii_digit())) {
+            if let Ok(p) = parse_placement(&format!("{piece} {orientation} {position}")) {
+                return Err(NotationError::Trailing {
+                    placement: p.to_string(),
+                    rest: rest.join(" "),
+                });
+            }
+        }
+    }
     if let [piece, orientation, position] = words[..] {
         if position.bytes().all(|b| b.is_ascii_digit()) && position.len() != 3 {
             return Err(NotationError::PositionDigits {
@@ -192,6 +204,19 @@ mod tests {
         let c = |x, y, z| Cell::new(x, y, z).unwrap();
         let ok = [c(6, 0, 0), c(7, 0, 0), c(5, 0, 0), c(6, 1, 0)];
         assert!(placement_from_cells(ok).is_ok());
+    }
+
+    #[test]
+    fn words_after_a_whole_placement_are_named() {
+        let e = parse_placement("L E180 110 extra").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unexpected 'extra' after the placement `L E180 110`"
+        );
+        assert!(matches!(
+            parse_move("l e180 110 x y"),
+            Err(NotationError::Trailing { .. })
+        ));
     }
 
     #[test]

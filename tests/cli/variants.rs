@@ -46,6 +46,25 @@ fn check_names_an_edge_ending_and_refuses_conflicting_rules() {
     let o = cabra(&["check", plain.to_str().unwrap(), "--rules", "bridget"]);
     assert!(!o.status.success());
     assert!(stderr(&o).contains("no `# rules:` line"), "{}", stderr(&o));
+    // So is one with a time machine or a swap that only the options' rules
+    // allow: the conflict is named, not the line.
+    let dir = temp_dir();
+    for (moves, options) in [
+        (
+            "110 120 121 122\n330 340 430 440\ntm\n",
+            &["--rules", "bridget"][..],
+        ),
+        ("110 120 121 122\nswap\n", &["--swap"][..]),
+    ] {
+        let file = dir.path().join("special.caminos");
+        std::fs::write(&file, moves).unwrap();
+        let mut args = vec!["check", file.to_str().unwrap()];
+        args.extend_from_slice(options);
+        let o = cabra(&args);
+        assert!(!o.status.success(), "{options:?}");
+        assert!(stderr(&o).contains("no `# rules:` line"), "{}", stderr(&o));
+        assert!(stderr(&o).contains("but the options say"), "{}", stderr(&o));
+    }
     // Unknown rules are a usage error.
     let o = cabra(&["perft", "-d", "1", "--rules", "chess"]);
     assert_eq!(o.status.code(), Some(2));

@@ -85,6 +85,10 @@ pub fn id_of(q: &Map<String, Value>) -> Result<Value, Failure> {
     match q.get("id") {
         Some(id @ (Value::String(_) | Value::Number(_))) => Ok(id.clone()),
         // Not an id: the answer says `null`, and the line finds the query.
+        Some(other) if !other.is_null() => Err(Failure::new(
+            &Value::Null,
+            format!("\"id\" must be a string or a number, not {other}"),
+        )),
         _ => Err(Failure::new(
             &Value::Null,
             "\"id\" (a string or a number) is required",
@@ -224,6 +228,14 @@ impl Query {
                 FIELDS.join(", ")
             )));
         }
+        // A field given as null is not given (Python's None), as KataGo
+        // reads it.
+        let q: Map<String, Value> = q
+            .iter()
+            .filter(|(_, v)| !v.is_null())
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let q = &q;
         let game = game(q).map_err(fail)?;
         let turns = turns(q.get("turns"), game.plies()).map_err(fail)?;
         let config = match q.get("engine") {
@@ -384,6 +396,17 @@ mod tests {
         assert_eq!(budget(&q), Budget::time(Duration::from_millis(50)));
         assert!(!q.config.reuse);
         assert_eq!(q.config.seed, Some(2));
+        // Fields given as null are not given.
+        let q = parse(
+            r#"{"id":8,"moves":null,"time":null,"turns":null,"top":null,"seed":null}"#,
+            &defaults(),
+        )
+        .unwrap();
+        assert_eq!(
+            (q.game.plies(), q.turns.clone(), q.top),
+            (0, vec![0], DEFAULT_TOP)
+        );
+        assert_eq!(budget(&q), Budget::iterations(1000));
         // A limit in the engine string wins over the command's.
         let q = parse(r#"{"id":1,"engine":"iterations=20"}"#, &defaults()).unwrap();
         assert_eq!(budget(&q), Budget::iterations(20));
@@ -397,6 +420,8 @@ mod tests {
         assert!(error("[1]").contains("JSON object"));
         assert!(error(r#"{"moves":[]}"#).contains("\"id\""));
         assert!(error(r#"{"id":1,"iteration":5}"#).contains("unknown field \"iteration\""));
+        assert!(error(r#"{"id":true}"#).contains("must be a string or a number, not true"));
+        assert!(error(r#"{"moves":[]}"#).contains("is required"));
         assert!(error(r#"{"id":1,"moves":["L E180 110","L E180 110"]}"#).contains("illegal"));
         assert!(error(r#"{"id":1,"moves":["Q"]}"#).contains("\"moves\"[0]"));
         assert!(error(r#"{"id":1,"moves":"L E180 110"}"#).contains("array"));

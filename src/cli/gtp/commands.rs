@@ -229,6 +229,7 @@ fn load(g: &mut Gtp, args: &[String]) -> Reply {
     reply((|| {
         let record = read_record(Path::new(&path)).map_err(|e| format!("{e:#}"))?;
         let mut pos = record.position;
+        let whole = pos.plies();
         if let Some(n) = keep {
             if n > pos.plies() {
                 return Err(format!(
@@ -241,7 +242,16 @@ fn load(g: &mut Gtp, args: &[String]) -> Reply {
             }
         }
         g.line.replace(pos);
-        g.own_files.insert(own_key(Path::new(&path)));
+        // Only a file loaded whole is the session's to replace: saving
+        // over one loaded in part would drop its later moves unasked.
+        let key = own_key(Path::new(&path));
+        if pos.plies() == whole {
+            g.part_loaded.remove(&key);
+            g.own_files.insert(key);
+        } else {
+            g.part_loaded.insert(key.clone(), whole);
+            g.own_files.remove(&key);
+        }
         Ok(format!(
             "{}; {}",
             crate::cli::render::moves_of(&pos, pos.plies()),
@@ -272,7 +282,14 @@ fn save(g: &mut Gtp, args: &[String]) -> Reply {
     }
     // As `play` does: a file the controller did not have this session
     // load or write is someone else's, and is not lost to a typo.
-    if file.exists() && !force && !g.own_files.contains(&own_key(file)) {
+    let key = own_key(file);
+    if let Some(whole) = g.part_loaded.get(&key).filter(|_| file.exists() && !force) {
+        return Reply::Err(format!(
+            "this session loaded only part of {path}, which holds {whole} moves: \
+             `savecaminos --force {path}` replaces it with the game as it stands"
+        ));
+    }
+    if file.exists() && !force && !g.own_files.contains(&key) {
         return Reply::Err(format!(
             "{path} exists and this session did not load or save it: \
              `savecaminos --force {path}` replaces it"
@@ -284,7 +301,8 @@ fn save(g: &mut Gtp, args: &[String]) -> Reply {
     )];
     match save_game(file, &header, g.line.position()) {
         Ok(()) => {
-            g.own_files.insert(own_key(file));
+            g.part_loaded.remove(&key);
+            g.own_files.insert(key);
             Reply::Ok(String::new())
         }
         Err(e) => Reply::Err(format!("{e:#}")),

@@ -13,7 +13,7 @@ mod commands;
 mod line;
 mod stream;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 
@@ -63,6 +63,9 @@ pub struct Gtp {
     /// Files this session loaded or saved: `savecaminos` replaces them;
     /// another existing file only with `--force`.
     own_files: HashSet<PathBuf>,
+    /// Files this session loaded only in part, with how many moves they
+    /// hold: `savecaminos` replaces them only with `--force`.
+    part_loaded: HashMap<PathBuf, usize>,
     /// Think on the opponent's time (`--ponder`).
     ponder: bool,
     /// The search on the opponent's time under way.
@@ -91,6 +94,7 @@ impl Gtp {
             clock: Clock::default(),
             resign,
             own_files: HashSet::new(),
+            part_loaded: HashMap::new(),
             ponder: false,
             pondering: None,
         }

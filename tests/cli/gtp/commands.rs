@@ -198,6 +198,24 @@ fn load_save_result_and_final_score_agree_with_check() {
     let loaded = loaded.to_str().unwrap();
     s.ok(&format!("loadcaminos {loaded}"));
     s.ok(&format!("savecaminos {loaded}"));
+    // A file loaded in part is not the session's to shorten: its later
+    // moves are kept unless told, and a whole load makes it the session's.
+    let part = dir.path().join("part.caminos");
+    std::fs::copy(&path, &part).unwrap();
+    let part = part.to_str().unwrap();
+    s.ok(&format!("loadcaminos {part} 2"));
+    let e = s.fails(&format!("savecaminos {part}"));
+    assert!(e.contains("only part of") && e.contains("--force"), "{e}");
+    assert_eq!(
+        moves(&std::fs::read_to_string(part).unwrap()),
+        moves(&original)
+    );
+    s.ok(&format!("loadcaminos {part}"));
+    s.ok(&format!("savecaminos {part}"));
+    assert_eq!(
+        moves(&std::fs::read_to_string(part).unwrap()),
+        moves(&original)
+    );
     s.close();
 }
 

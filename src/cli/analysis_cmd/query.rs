@@ -255,10 +255,11 @@ impl Query {
             own.time = Some(duration(v).map_err(fail)?);
         }
         let mut config = defaults.options.complete(&config, &ANALYSIS);
+        // Read as the counts are (`3`, `3.0`, `"3"`), then within the moves.
         let top = match q.get("top") {
             None => DEFAULT_TOP,
-            Some(v) => match v.as_u64() {
-                Some(n) if (1..=MOVE_COUNT as u64).contains(&n) => n as usize,
+            Some(v) => match count(v, "top") {
+                Ok(n) if n <= MOVE_COUNT as u64 => n as usize,
                 _ => return Err(fail(format!("\"top\" must be 1 to {MOVE_COUNT}"))),
             },
         };
@@ -396,6 +397,13 @@ mod tests {
         assert_eq!(budget(&q), Budget::time(Duration::from_millis(50)));
         assert!(!q.config.reuse);
         assert_eq!(q.config.seed, Some(2));
+        // A top as a whole float or a string, as the counts take them.
+        for top in ["2.0", "\"2\""] {
+            let q = parse(&format!(r#"{{"id":9,"top":{top}}}"#), &defaults()).unwrap();
+            assert_eq!(q.top, 2);
+        }
+        assert!(error(r#"{"id":9,"top":2.5}"#).contains("\"top\" must be 1 to"));
+        assert!(error(r#"{"id":9,"top":99999}"#).contains("\"top\" must be 1 to"));
         // Fields given as null are not given.
         let q = parse(
             r#"{"id":8,"moves":null,"time":null,"turns":null,"top":null,"seed":null}"#,

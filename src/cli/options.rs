@@ -200,7 +200,8 @@ impl EngineOptions {
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct LevelOptions {
     /// Play at this strength level: 1 is the weakest, the top the full
-    /// engine (`cabra engines` lists the levels with their ratings). Below
+    /// engine, 0 the random player (`cabra engines` lists the levels with
+    /// their ratings). Below
     /// the top a level searches a fixed number of iterations a move on one
     /// thread, so that it plays alike on any machine; a time limit only
     /// caps it.

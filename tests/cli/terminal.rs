@@ -268,7 +268,7 @@ fn at_80_by_24_the_banner_and_the_help_fit_under_tmux() {
             "{width}:\n{help}"
         );
         assert!(
-            help.contains("`help pieces` draws the pieces in all orientations."),
+            help.contains("`help rules` the rules, `help pieces` the pieces."),
             "{width}:\n{help}"
         );
         // One line a command.

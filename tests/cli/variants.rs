@@ -16,7 +16,7 @@ fn check_names_an_edge_ending_and_refuses_conflicting_rules() {
     let text = ok(&["check", f]);
     assert!(text.contains("under the bridget rules"), "{text}");
     assert!(
-        text.contains("player 1 wins on edge columns (9 to 6)"),
+        text.contains("player 1 wins on edge columns (9 to 6: more wins)"),
         "{text}"
     );
     // The file says bridget: other rules on the command line are an error,

@@ -92,9 +92,10 @@ it, then how the game stands.",
         names: &["go", "g"],
         args: "",
         summary: "the engine's best placements, without playing",
-        details: "Searches the position with the current budget (see `set`) and prints the best
-placements with their visits and win probabilities for the side to move, and the line of
-play the engine expects. Ctrl-C stops the search early and shows what it found so far.",
+        details: "Searches the position with the full engine (whatever level you play against) and the
+current budget (see `set`; 2 s when none is set), and prints the best placements with their
+visits and win probabilities for the side to move, and the line of play the engine expects.
+Ctrl-C stops the search early and shows what it found so far.",
     },
     Spec {
         cmd: Cmd::Hint,

@@ -58,7 +58,7 @@ pub fn help_list(width: usize, rules: cabra::game::Rules) -> String {
         ));
     }
     out.push_str(&crate::cli::render::wrap(
-        "`help COMMAND` tells more; `help pieces` draws the pieces in all orientations.",
+        "`help COMMAND` tells more, `help rules` the rules, `help pieces` the pieces.",
         width,
     ));
     out
@@ -213,6 +213,19 @@ fn side_by_side(out: &mut String, blocks: &[Vec<String>], width: usize) {
 /// What the help says about a topic that is no command.
 const TOPICS: &[(&[&str], &str)] = &[
     (
+        &[
+            "rules", "rule", "bridge", "goal", "win", "winning", "visible",
+        ],
+        "rules   (the whole rules: docs/RULES.md)
+Each player has 14 pieces (4 L, 4 T, 4 Z, 2 O) and places one a turn on the 8 x 8 board, up
+to 3 cubes high: at least one cube on the board, none over a gap. You win at once with a
+bridge: a chain of your visible cubes from one edge to the opposite one (west to east or
+north to south, either for either player). A cube is visible while no opponent cube lies
+above it; neighbouring columns link at heights that differ by at most 1. When the player to
+move cannot place, the game ends: the player with fewer pieces touching the board's rim at
+the bottom wins (under bridget: more rim columns topped in their colour), equal is a draw.",
+    ),
+    (
         &["swap"],
         "swap   (a move, under rules with the swap option: --swap or `# rules: ... swap`)
 Player 2's first turn may be `swap` instead of a placement: player 1's first piece becomes
@@ -269,6 +282,18 @@ mod tests {
     use super::*;
     use crate::cli::play::commands::looks_like_placement;
     use cabra::game::Rules;
+
+    #[test]
+    fn the_rules_have_a_help_topic() {
+        let rules = help_for("rules", 80).unwrap();
+        assert!(
+            rules.contains("bridge") && rules.contains("fewer pieces"),
+            "{rules}"
+        );
+        assert_eq!(help_for("Bridge", 80).unwrap(), rules);
+        assert!(rules.lines().count() <= SCREEN, "{rules}");
+        assert!(help_list(80, Rules::default()).contains("`help rules`"));
+    }
 
     #[test]
     fn every_command_has_help_without_blank_lines() {

@@ -273,14 +273,21 @@ pub fn result_line(pos: &Position, s: Status) -> String {
     match s {
         Status::Won {
             winner,
-            by: WinReason::Perimeter | WinReason::Edge,
+            by: by @ (WinReason::Perimeter | WinReason::Edge),
         } => {
             let (w, l) = if winner == Player::One {
                 (a, b)
             } else {
                 (b, a)
             };
-            format!("{s} ({w} to {l})")
+            // Which way the count goes: fewer pieces on the rim win, but
+            // more edge columns.
+            let rule = if by == WinReason::Perimeter {
+                "fewer"
+            } else {
+                "more"
+            };
+            format!("{s} ({w} to {l}: {rule} wins)")
         }
         Status::Draw { by } => {
             let what = match by {

@@ -34,13 +34,10 @@ impl Session {
         with_hints(&self.header, self.hints)
     }
 
-    /// `hint`: searches the position as an analysis (the full engine, at
-    /// any level: a level's weakness is in its moves, not its advice) with
-    /// the session's budget, and shows the placement it suggests.
-    pub(super) fn hint(&mut self) -> Response {
-        if self.line.position().status().is_over() {
-            return self.game_over_error();
-        }
+    /// The search behind `hint` and `go`: the position as an analysis, by
+    /// the full engine at any level (a level's weakness is in its moves,
+    /// not its advice), with the session's budget (2 s where it has none).
+    pub(super) fn advise(&mut self) -> Result<Thought, SearchError> {
         let pos = *self.line.position();
         let limits = match self.budget {
             b if b.is_unlimited() => Budget::time(Duration::from_secs(2)),
@@ -53,7 +50,19 @@ impl Session {
                 ui.progress(&pos, p)
             });
         self.ui.progress_done();
-        let t = match thought {
+        self.remember_proof(pos, &thought);
+        thought
+    }
+
+    /// `hint`: searches the position as an analysis (the full engine, at
+    /// any level: a level's weakness is in its moves, not its advice) with
+    /// the session's budget, and shows the placement it suggests.
+    pub(super) fn hint(&mut self) -> Response {
+        if self.line.position().status().is_over() {
+            return self.game_over_error();
+        }
+        let pos = *self.line.position();
+        let t = match self.advise() {
             Ok(t) => t,
             Err(e) => return Response::err(e.to_string()),
         };

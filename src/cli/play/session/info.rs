@@ -23,8 +23,8 @@ impl Session {
         let n = value
             .parse::<u8>()
             .ok()
-            .filter(|&n| (1..=TOP).contains(&n))
-            .ok_or_else(|| format!("expected a level from 1 (the weakest) to {TOP} (the full engine), found '{value}'"))?;
+            .filter(|&n| n <= TOP)
+            .ok_or_else(|| format!("expected a level from 1 (the weakest) to {TOP} (the full engine), or 0 for the random player, found '{value}'"))?;
         let mut config = self.engine.config();
         config
             .set_level(n)
@@ -35,6 +35,8 @@ impl Session {
         let l = Level::get(n).expect("a level of the table");
         Ok(if l.is_top() {
             format!("The engine now plays at its full strength (level {TOP}).")
+        } else if n == 0 {
+            "The engine now plays at random (level 0, rated 0 Elo): `set level 1` is the weakest real opponent.".to_string()
         } else {
             format!(
                 "The engine now plays at level {n} of {TOP}, rated {} Elo: it searches {} a placement whatever the time.",

@@ -3,6 +3,9 @@
 
 use super::*;
 
+/// The fewest iterations whose estimate the line of an engine's move shows.
+const MIN_SHOWN_ITERATIONS: u64 = 1_000;
+
 impl Session {
     /// One line for a move just made by `player`.
     pub(super) fn move_line(&self, m: Move, player: Player, by_engine: Option<&Thought>) -> String {
@@ -21,10 +24,19 @@ impl Session {
         };
         if let Some(t) = by_engine {
             let r = &t.report;
+            // The low levels search a few iterations: their estimate is
+            // noise (0%, 100%), which a newcomer would read as a verdict.
+            let value = if r.proven.is_some() || r.iterations >= MIN_SHOWN_ITERATIONS {
+                format!(
+                    "{} for {}, ",
+                    describe_value(r.winrate, r.proven),
+                    who(player)
+                )
+            } else {
+                String::new()
+            };
             s.push_str(&format!(
-                "   (engine: {} for {}, {} in {:.1} s)",
-                describe_value(r.winrate, r.proven),
-                who(player),
+                "   (engine: {value}{} in {:.1} s)",
                 plural(r.iterations, "iteration"),
                 r.seconds
             ));

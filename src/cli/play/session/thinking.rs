@@ -34,8 +34,13 @@ impl Session {
         let ui = &mut self.ui;
         let thought = self.engine.search_here(request, |p| ui.progress(&pos, p));
         self.ui.progress_done();
-        // A proof is remembered for the board's warning: the side to move
-        // is lost here, or after the best move when it wins.
+        self.remember_proof(pos, &thought);
+        thought
+    }
+
+    /// Remembers a search's proof for the board's warning: the side to
+    /// move is lost at `pos`, or after the best move when it wins.
+    pub(super) fn remember_proof(&mut self, pos: Position, thought: &Result<Thought, SearchError>) {
         match thought.as_ref().map(|t| (t.report.proven, t.report.best)) {
             Ok((Some(Proven::Loss), _)) => self.proven_lost = Some(pos),
             Ok((Some(Proven::Win), Some(best))) => {
@@ -46,7 +51,6 @@ impl Session {
             }
             _ => {}
         }
-        thought
     }
 
     /// The engine plays while it is its turn. Returns whether it moved.
@@ -121,9 +125,10 @@ impl Session {
         if self.line.position().status().is_over() {
             return self.game_over_error();
         }
-        // The search of the move the engine would play (as `search` does).
+        // Advice, as `hint` gives it: the full engine, whatever the level
+        // (a level's search of one iteration would name a move at random).
         let pos = *self.line.position();
-        match self.think() {
+        match self.advise() {
             Ok(t) => Response::ok(ReportView::of(&pos, &t).table(GO_ROWS)),
             Err(e) => Response::err(e.to_string()),
         }

@@ -259,6 +259,42 @@ fn save_and_load_keep_the_game_and_refuse_bad_files() {
 }
 
 #[test]
+fn go_advises_with_the_full_engine_at_any_level() {
+    // A low level searches one iteration a move; `go`, like `hint`, is
+    // advice, and searches as the full engine does.
+    let mut s = session(You::One);
+    ok(&mut s, "set level 2");
+    ok(&mut s, "set iterations 3000");
+    let t = ok(&mut s, "go");
+    assert!(t.contains("3,000 iterations"), "{t}");
+    assert_eq!(s.position().plies(), 0);
+}
+
+#[test]
+fn set_level_takes_the_levels_the_options_take() {
+    let mut s = session(You::One);
+    assert!(ok(&mut s, "set level 0").contains("at random"));
+    assert!(ok(&mut s, "set level 1").contains("level 1 of"));
+    let e = err(&mut s, "set level 12");
+    assert!(e.contains("0 for the random player"), "{e}");
+    // A level's move of one iteration shows no estimate, which would be
+    // noise; the full engine's shows one.
+    ok(&mut s, "set level 2");
+    let t = ok(&mut s, "L E180 110");
+    let line = t.lines().find(|l| l.contains("(engine: ")).unwrap();
+    assert!(line.contains("(engine: 1 iteration in"), "{line}");
+    ok(&mut s, "set level 11");
+    ok(&mut s, "set iterations 2000");
+    ok(&mut s, "new");
+    let t = ok(&mut s, "L E180 110");
+    let line = t.lines().find(|l| l.contains("(engine: ")).unwrap();
+    assert!(
+        line.contains("% for player 2") || line.contains("proven"),
+        "{line}"
+    );
+}
+
+#[test]
 fn the_engine_searches_plays_and_plays_out() {
     let mut s = session(You::Both);
     let t = ok(&mut s, "go");

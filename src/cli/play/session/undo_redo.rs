@@ -65,7 +65,26 @@ impl Session {
             Ok(n) => n,
             Err(e) => return Response::err(e),
         };
-        let n = n.unwrap_or_else(|| self.undo_alone());
+        let n = match n {
+            Some(n) => n,
+            None => {
+                let n = self.undo_alone();
+                // Against the engine, `undo` alone goes back to your turn:
+                // where none of yours is left (you play second and only the
+                // engine's opening is on the board), it would leave the
+                // engine to move and nothing of yours taken back.
+                let mut line = self.line;
+                (0..n).for_each(|_| {
+                    line.undo();
+                });
+                if self.you.one_side() && self.you.engine_plays(line.position().to_move()) {
+                    return Response::err(
+                        "nothing of yours to undo: the engine's opening stays (`undo 1` takes it back too, `new` starts again)",
+                    );
+                }
+                n
+            }
+        };
         let taken: Vec<Move> = (0..n)
             .map(|_| self.line.undo().expect("plies checked"))
             .collect();

@@ -271,6 +271,20 @@ fn go_advises_with_the_full_engine_at_any_level() {
 }
 
 #[test]
+fn undo_as_player_2_with_only_the_engines_opening_says_so() {
+    let mut s = session(You::Two);
+    if s.position().plies() == 0 {
+        ok(&mut s, "engine");
+    }
+    assert_eq!(s.position().plies(), 1);
+    let e = err(&mut s, "undo");
+    assert!(e.contains("nothing of yours to undo"), "{e}");
+    assert_eq!(s.position().plies(), 1);
+    ok(&mut s, "undo 1");
+    assert_eq!(s.position().plies(), 0);
+}
+
+#[test]
 fn set_level_takes_the_levels_the_options_take() {
     let mut s = session(You::One);
     assert!(ok(&mut s, "set level 0").contains("at random"));

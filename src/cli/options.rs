@@ -201,10 +201,9 @@ impl EngineOptions {
 pub struct LevelOptions {
     /// Play at this strength level: 1 is the weakest, the top the full
     /// engine, 0 the random player (`cabra engines` lists the levels with
-    /// their ratings). Below
-    /// the top a level searches a fixed number of iterations a move on one
-    /// thread, so that it plays alike on any machine; a time limit only
-    /// caps it.
+    /// their ratings). Below the top a level searches a fixed number of
+    /// iterations a move on one thread, so that it plays alike on any
+    /// machine; a time limit only caps it.
     #[arg(long, value_name = "N", value_parser = parse_level)]
     pub level: Option<u8>,
     /// Play at the level whose rating is nearest to this Elo (the random

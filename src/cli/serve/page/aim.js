@@ -35,7 +35,9 @@ export function makeAim(hooks) {
       ui.armedLegal = a.legal;
       drawPlace(a.legal);
       hooks.say(a.legal ? `${a.move}: legal — tap again or press Place` : `Illegal: ${a.reason}`, a.legal ? 'ok' : 'bad');
-    } else {
+    } else if (!ui.noteKeep) {
+      // Pointing is passive: it does not cover words the page keeps up
+      // (a lost game replaced) until the position changes.
       hooks.say(a.legal ? `${a.move}: legal — click to place` : `Illegal: ${a.reason}`, a.legal ? 'ok' : 'bad');
     }
   }

@@ -353,6 +353,13 @@ pub fn echo(text: &str, max: usize) -> String {
 /// The one-line message for a first word that is no command.
 pub fn unknown_message(word: &str) -> String {
     let shown = echo(word, 24);
+    // `T0 110`: an orientation where the piece letter should come first.
+    if word.parse::<cabra::game::Orientation>().is_ok() {
+        return format!(
+            "'{shown}' is an orientation: a placement starts with its piece, e.g. `L {} 110`",
+            word.to_ascii_uppercase()
+        );
+    }
     match suggest(word) {
         Some(s) => {
             format!("unknown command '{shown}' — did you mean '{s}'? (`help` lists the commands)")

@@ -103,10 +103,21 @@ impl Session {
             _ => name,
         };
         if !names.contains(&name.as_str()) {
-            return Response::err(format!(
-                "no setting '{}': the settings are time, iterations, clock, level, threads, seed, you and threats",
-                name.chars().take(20).collect::<String>()
-            ));
+            let shown = name.chars().take(20).collect::<String>();
+            // A typo of a setting (`levle`) is named, as commands' are.
+            let near = names
+                .iter()
+                .map(|&n| (n, strsim::osa_distance(&name, n)))
+                .min_by_key(|&(_, d)| d)
+                .filter(|&(_, d)| d <= if name.chars().count() <= 3 { 1 } else { 2 });
+            return Response::err(match near {
+                Some((n, _)) => format!(
+                    "no setting '{shown}' — did you mean '{n}'? (the settings are time, iterations, clock, level, threads, seed, you and threats)"
+                ),
+                None => format!(
+                    "no setting '{shown}': the settings are time, iterations, clock, level, threads, seed, you and threats"
+                ),
+            });
         }
         if value.is_empty() {
             return Response::err(format!(

@@ -291,6 +291,15 @@ fn set_level_takes_the_levels_the_options_take() {
     assert!(ok(&mut s, "set level 1").contains("level 1 of"));
     let e = err(&mut s, "set level 12");
     assert!(e.contains("0 for the random player"), "{e}");
+    let e = err(&mut s, "set levle 3");
+    assert!(e.contains("did you mean 'level'?"), "{e}");
+    let e = err(&mut s, "set colour red");
+    assert!(!e.contains("did you mean"), "{e}");
+    let e = err(&mut s, "T0 110");
+    assert!(
+        e.contains("'T0' is an orientation") && e.contains("`L T0 110`"),
+        "{e}"
+    );
     // A level's move of one iteration shows no estimate, which would be
     // noise; the full engine's shows one.
     ok(&mut s, "set level 2");

@@ -68,16 +68,12 @@ impl Session {
         let n = match n {
             Some(n) => n,
             None => {
-                let n = self.undo_alone();
+                let (n, reached) = self.undo_alone_to();
                 // Against the engine, `undo` alone goes back to your turn:
                 // where none of yours is left (you play second and only the
                 // engine's opening is on the board), it would leave the
                 // engine to move and nothing of yours taken back.
-                let mut line = self.line;
-                (0..n).for_each(|_| {
-                    line.undo();
-                });
-                if self.you.one_side() && self.you.engine_plays(line.position().to_move()) {
+                if self.you.one_side() && self.you.engine_plays(reached.to_move()) {
                     return Response::err(
                         "nothing of yours to undo: the engine's opening stays (`undo 1` takes it back too, `new` starts again)",
                     );
@@ -102,6 +98,11 @@ impl Session {
     /// How many moves `undo` alone takes back: one, and against the
     /// engine as many as needed to make it the person's turn again.
     pub(super) fn undo_alone(&self) -> usize {
+        self.undo_alone_to().0
+    }
+
+    /// [`Session::undo_alone`]'s count, and the position it goes back to.
+    fn undo_alone_to(&self) -> (usize, Position) {
         let mut line = self.line;
         let mut n = 0;
         while line.undo().is_some() {
@@ -110,7 +111,7 @@ impl Session {
                 break;
             }
         }
-        n
+        (n, *line.position())
     }
 
     /// What `undo` alone would do, in words, for a game that is over:

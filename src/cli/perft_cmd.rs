@@ -1,5 +1,6 @@
 //! `cabra perft`: count legal placement sequences (a move-generator check).
 
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -34,7 +35,11 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
     let start = Instant::now();
     let total = if args.divide && args.depth > 0 {
         let rows = perft_divide(&pos, args.depth);
-        let mut text: String = rows.iter().map(|(p, n)| format!("{p}  {n}\n")).collect();
+        let mut text = String::new();
+        for (p, n) in &rows {
+            // Writing to a String cannot fail.
+            let _ = writeln!(text, "{p}  {n}");
+        }
         text.push('\n');
         super::style::print(&text)?;
         rows.iter().map(|r| r.1).sum()

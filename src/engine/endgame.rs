@@ -34,8 +34,9 @@ struct Slot {
 impl Slot {
     /// Packed as two words, so that the table is allocated zeroed.
     fn pack(self) -> [u64; 2] {
-        let data =
-            u64::from(self.lo as u8) | u64::from(self.hi as u8) << 8 | u64::from(self.best) << 16;
+        let data = u64::from(self.lo as u8)
+            | (u64::from(self.hi as u8) << 8)
+            | (u64::from(self.best) << 16);
         [self.key, data]
     }
 

@@ -318,7 +318,7 @@ mod tests {
     #[test]
     fn select_bit_finds_each_set_bit() {
         let m: u64 = 0x8000_0001_0010_0F05;
-        let bits: Vec<u32> = (0..64).filter(|i| m >> i & 1 == 1).collect();
+        let bits: Vec<u32> = (0..64).filter(|i| (m >> i) & 1 == 1).collect();
         for (k, &b) in bits.iter().enumerate() {
             assert_eq!(select_bit(m, k as u32), b);
         }

@@ -78,7 +78,7 @@ pub fn board_text_painted(
     // The compact layers take 36 columns; one space apart, 32.
     let gap = if width < 38 { " " } else { "   " };
     // One layer: the row number, a space, then the eight cells.
-    let digits: String = (0..8).map(|x| format!("{x}{cell_gap}")).collect();
+    let digits: String = (0..8).fold(String::new(), |s, x| s + &x.to_string() + cell_gap);
     let layer_width = 2 + digits.trim_end().len();
     let titles = if wide {
         [
@@ -90,7 +90,7 @@ pub fn board_text_painted(
     } else {
         ["z=0", "z=1", "z=2", "top: owner, height"]
     };
-    let top_digits: String = (0..8).map(|x| format!(" {x} ")).collect();
+    let top_digits: String = (0..8).fold(String::new(), |s, x| s + " " + &x.to_string() + " ");
     // Titles and column numbers stand over the cells, after the row labels.
     let mut head = String::new();
     let mut numbers = String::new();

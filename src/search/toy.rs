@@ -132,7 +132,7 @@ impl Game for TicTacToe {
         }
         let mine = self.boards[self.to_move as usize];
         let empty = self.empty();
-        (0..9).find(|&c| empty & (1 << c) != 0 && LINES.iter().any(|&l| (mine | 1 << c) & l == l))
+        (0..9).find(|&c| empty & (1 << c) != 0 && LINES.iter().any(|&l| (mine | (1 << c)) & l == l))
     }
 }
 
@@ -202,7 +202,7 @@ impl<const N: usize> Hex<N> {
     }
 
     fn col(c: usize) -> u64 {
-        (0..N).fold(0, |m, r| m | 1 << (r * N + c))
+        (0..N).fold(0, |m, r| m | (1 << (r * N + c)))
     }
 
     fn row(r: usize) -> u64 {
@@ -220,12 +220,12 @@ impl<const N: usize> Hex<N> {
         let mut reach = stones & from;
         loop {
             let grown = reach
-                | (reach << 1 & !first)
-                | (reach >> 1 & !last)
-                | reach << N
-                | reach >> N
-                | (reach >> (N - 1) & !first)
-                | (reach << (N - 1) & !last);
+                | ((reach << 1) & !first)
+                | ((reach >> 1) & !last)
+                | (reach << N)
+                | (reach >> N)
+                | ((reach >> (N - 1)) & !first)
+                | ((reach << (N - 1)) & !last);
             let grown = grown & stones;
             if grown & to != 0 {
                 return true;

@@ -34,6 +34,10 @@ struct Piped {
 }
 
 impl Piped {
+    #[allow(
+        clippy::zombie_processes,
+        reason = "`Piped` waits for the child when dropped"
+    )]
     fn start(args: &[&str]) -> Piped {
         let mut child = spawn(args);
         let out = child.stdout.take().unwrap();

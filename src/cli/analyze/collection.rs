@@ -72,11 +72,13 @@ pub fn gather(paths: &[PathBuf]) -> anyhow::Result<Vec<Item>> {
 
 /// The collection as lines `INDEX<TAB>NAME<TAB>HASH`.
 pub fn list(items: &[Item]) -> String {
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, it)| format!("{i}\t{}\t{}\n", it.name, it.hash))
-        .collect()
+    use std::fmt::Write;
+    let mut out = String::new();
+    for (i, it) in items.iter().enumerate() {
+        // Writing to a String cannot fail.
+        let _ = writeln!(out, "{i}\t{}\t{}", it.name, it.hash);
+    }
+    out
 }
 
 /// The hash naming the whole collection: of its list.

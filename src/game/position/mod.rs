@@ -158,9 +158,9 @@ impl Position {
     pub(crate) fn available_mask(&self) -> usize {
         let l = &self.left[self.to_move.index()];
         (l[0] != 0) as usize
-            | ((l[1] != 0) as usize) << 1
-            | ((l[2] != 0) as usize) << 2
-            | ((l[3] != 0) as usize) << 3
+            | (((l[1] != 0) as usize) << 1)
+            | (((l[2] != 0) as usize) << 2)
+            | (((l[3] != 0) as usize) << 3)
     }
 
     /// The same position with the other player to move (a "pass"), for

@@ -28,6 +28,10 @@ pub struct Session {
 
 impl Session {
     /// Starts `cabra gtp` with these extra arguments.
+    #[allow(
+        clippy::zombie_processes,
+        reason = "the session waits for the child when dropped"
+    )]
     pub fn start(args: &[&str]) -> Session {
         let mut all = vec!["gtp"];
         all.extend_from_slice(args);

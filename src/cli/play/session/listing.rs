@@ -230,6 +230,5 @@ fn packed(head: &str, items: &[String], width: usize) -> String {
 fn indented(text: &str, width: usize) -> String {
     crate::cli::render::wrap(text, width.saturating_sub(2))
         .lines()
-        .map(|l| format!("  {l}\n"))
-        .collect()
+        .fold(String::new(), |s, l| s + "  " + l + "\n")
 }

@@ -43,8 +43,20 @@ impl Session {
         }
         s.push('\n');
         if let s2 @ (Status::Won { .. } | Status::Draw { .. }) = self.line.position().status() {
+            // Against the engine, say who that is: "player 1" makes a
+            // newcomer look up which side was theirs.
+            let verdict = match s2 {
+                Status::Won { winner, .. } if self.you.one_side() => {
+                    if self.you.plays(winner) {
+                        " You win."
+                    } else {
+                        " The engine wins."
+                    }
+                }
+                _ => "",
+            };
             s.push_str(&format!(
-                "Game over: {}.\n",
+                "Game over: {}.{verdict}\n",
                 result_line(self.line.position(), s2)
             ));
         }

@@ -4,6 +4,7 @@
 //! are errors that say so.
 
 use crate::common::*;
+use std::path::Path;
 
 #[test]
 fn generate_train_load_and_play() {
@@ -408,4 +409,72 @@ fn refused(args: &[&str], says: &str) {
     assert_no_panic(&o, says);
     assert!(!o.status.success(), "{args:?} succeeded");
     assert!(stderr(&o).contains(says), "{}", stderr(&o));
+}
+
+/// Runs one step of `scripts/train-round.sh` on `dir` with the test's
+/// build as `CABRA`, and `env` set.
+fn round(step: &str, dir: &Path, args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+    let mut c = std::process::Command::new("bash");
+    c.arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/train-round.sh"))
+        .arg(step)
+        .arg(dir)
+        .args(args)
+        .env("CABRA", env!("CARGO_BIN_EXE_cabra"))
+        .stdin(std::process::Stdio::null());
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().unwrap()
+}
+
+#[test]
+fn the_scripted_round_generates_trains_gates_and_ships() {
+    let tmp = temp_dir();
+    let dir = tmp.path().join("round-1");
+    let dest = tmp.path().join("value.bin");
+    let dest_env = [("DEST", dest.to_str().unwrap())];
+    // Each step refuses to run before the one it needs.
+    let early = round("train", &dir, &[], &[]);
+    assert!(!early.status.success());
+    assert!(stderr(&early).contains("run the selfplay step first"));
+    let o = round(
+        "selfplay",
+        &dir,
+        &[
+            "--games",
+            "4",
+            "--iterations",
+            "50",
+            "--seed",
+            "3",
+            "--quiet",
+        ],
+        &[],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = round("train", &dir, &["--epochs", "2"], &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(dir.join("value.bin").is_file());
+    // A gate the new weights cannot pass: nothing is shipped.
+    let args = ["--games", "2", "--iterations", "50", "--quiet"];
+    let o = round("gate", &dir, &args, &[("MIN_SCORE", "1.01")]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stdout(&o).contains("gate failed"), "{}", stdout(&o));
+    let o = round("ship", &dir, &[], &dest_env);
+    assert!(!o.status.success());
+    assert!(!dest.exists());
+    // One they pass: the file shipped is the one trained, and loads.
+    let o = round("gate", &dir, &args, &[("MIN_SCORE", "0")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let gate: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("gate.json")).unwrap()).unwrap();
+    assert_eq!(gate["games"], 2);
+    let o = round("ship", &dir, &[], &dest_env);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read(&dest).unwrap(),
+        std::fs::read(dir.join("value.bin")).unwrap()
+    );
+    let engine = format!("default,weights={}", dest.display());
+    ok(&["search", "--engine", &engine, "--iterations", "100"]);
 }

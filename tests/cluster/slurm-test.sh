@@ -133,3 +133,23 @@ grep -q '"shard":"2/4"' "$work/sharded/shard-2/results.jsonl" || {
 rerun=$("$cabra" match --merge "$work"/sharded/shard-* --json | jq -c "$keys")
 [[ $rerun == "$one" ]] || { echo "slurm-test: after the rerun $rerun, one process $one" >&2; exit 1; }
 echo "slurm-test: ok: 4 shards on Slurm merged = one process ($merged), 8 games identical; task 2 rerun alone"
+
+# A round of the training loop whose self-play is a Slurm array, as
+# docs/TRAINING.md says: then train-round.sh trains on its shards.
+round=$work/round
+read -r array merge < <(MODE=selfplay CABRA=$cabra THREADS=1 scripts/slurm/submit.sh \
+    "$round/selfplay" 2 --engine "default,weights=builtin" --games 4 --iterations 50 --seed 5)
+for i in $(seq 180); do
+    [[ -z $(squeue -h -j "$array,$merge" 2>/dev/null) ]] && break
+    ((i < 180)) || { echo "slurm-test: the self-play did not end in 3 minutes" >&2; squeue >&2; exit 1; }
+    sleep 1
+done
+grep -q "4 games" "$round/selfplay/summary.txt" || {
+    echo "slurm-test: the self-play shards do not hold 4 games" >&2
+    cat "$round"/selfplay/summary.txt "$round"/selfplay/logs/*.log >&2; exit 1
+}
+trained=$(CABRA=$cabra scripts/train-round.sh train "$round" --epochs 1)
+grep -q "^4 games to learn from" <<<"$trained" && [[ -s $round/value.bin ]] || {
+    echo "slurm-test: training on the Slurm self-play failed: $trained" >&2; exit 1
+}
+echo "slurm-test: ok: a self-play round of 2 shards on Slurm, trained on: ${trained##*$'\n'}"

@@ -32,7 +32,8 @@ pub fn table(a: &Analysis) -> String {
     }
     let _ = writeln!(
         s,
-        "win probabilities are for the player who moves; loss in points; best `=` when the placement played was the engine's choice"
+        "win probabilities are for the player who moves; loss in points\n\
+         best `=`: the placement played was the engine's choice"
     );
     let _ = writeln!(
         s,

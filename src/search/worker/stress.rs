@@ -154,9 +154,13 @@ fn many_threads_keep_the_tree_whole_and_its_proofs_right() {
         }
         stress(Hex::<4>::new(), &plain, threads, (60_000, 3), 10);
     }
-    // Hex 5x5: a root of 25 children and deep lines, moved blocks.
-    stress(Hex::<5>::new(), &plain, 2, (40_000, 3), 8);
-    stress(Hex::<5>::new(), &plain, 8, (60_000, 4), 8);
+    // Hex 5x5: a root of 25 children and deep lines, moved blocks. Proofs
+    // are checked where at most 12 cells are empty: at 8, a loaded machine
+    // (CI's tests side by side) sometimes grew a tree with no proof that
+    // deep (about 1 run in 10), and the test failed for want of one; at
+    // 12 there were 12 to 53 to check in 8 runs under load.
+    stress(Hex::<5>::new(), &plain, 2, (40_000, 3), 12);
+    stress(Hex::<5>::new(), &plain, 8, (60_000, 4), 12);
 }
 
 #[test]

@@ -225,28 +225,23 @@ fn after_the_end_undo_is_described_as_it_works() {
 #[test]
 fn game_over_says_who_won_against_the_engine() {
     // games/straight-bridge.caminos: player 1's fifth placement bridges.
-    let opening = ["L T90 200", "O T0 660", "L T90 230", "O T0 640"];
-    let mut s = session(You::Both);
-    for m in opening {
-        ok(&mut s, m);
-    }
+    let before_the_bridge = || {
+        let mut s = session(You::Both);
+        for m in ["L T90 200", "O T0 660", "L T90 230", "O T0 640"] {
+            ok(&mut s, m);
+        }
+        s
+    };
+    let mut s = before_the_bridge();
     ok(&mut s, "set you 1");
     let t = ok(&mut s, "O T0 260");
     assert!(t.contains("Game over: player 1 wins"), "{t}");
     assert!(t.contains("You win."), "{t}");
     // The engine as player 1 finds the same bridge.
-    let mut s = session(You::Both);
-    for m in opening {
-        ok(&mut s, m);
-    }
-    let t = ok(&mut s, "set you 2");
+    let t = ok(&mut before_the_bridge(), "set you 2");
     assert!(t.contains("Game over: player 1 wins"), "{t}");
     assert!(t.contains("The engine wins."), "{t}");
     // Two people at one board: no "you".
-    let mut s = session(You::Both);
-    for m in opening {
-        ok(&mut s, m);
-    }
-    let t = ok(&mut s, "O T0 260");
+    let t = ok(&mut before_the_bridge(), "O T0 260");
     assert!(t.contains("Game over") && !t.contains("win."), "{t}");
 }

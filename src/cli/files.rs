@@ -50,6 +50,31 @@ pub fn own_key(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
+/// Saves an SVG picture to `out`, drawn from the game file `input`. An
+/// existing file is replaced only if it is a picture too: `--svg` given
+/// the game's own path (or another game's) would otherwise destroy it.
+pub fn save_picture(out: &Path, input: &Path, svg: &str) -> anyhow::Result<()> {
+    if own_key(out) == own_key(input) {
+        anyhow::bail!(
+            "--svg {} is the game file being read: name another file for the picture",
+            out.display()
+        );
+    }
+    if out.is_file() {
+        let mut head = [0u8; 1024];
+        let n = std::fs::File::open(out)
+            .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+            .map_err(|e| io_error("read", out, &e))?;
+        if !String::from_utf8_lossy(&head[..n]).contains("<svg") {
+            anyhow::bail!(
+                "{} exists and is not an SVG picture: name another file, or remove it first",
+                out.display()
+            );
+        }
+    }
+    save_atomically(out, svg.as_bytes())
+}
+
 /// Saves a game (after its header comments) safely.
 pub fn save_game(path: &Path, header: &[String], pos: &Position) -> anyhow::Result<()> {
     save_atomically(path, write_record(header, pos).as_bytes())

@@ -43,7 +43,7 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<()> {
             caption.push(format!("last move: {m} (move {})", pos.plies()));
         }
         let svg = super::svg::board::picture(&pos, &caption);
-        super::files::save_atomically(out, svg.as_bytes())?;
+        super::files::save_picture(out, &args.file, &svg)?;
         // On standard error, so that the text or JSON on standard output
         // stays as it is.
         eprintln!("wrote {} (the board)", out.display());

@@ -191,7 +191,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
     if let Some(out) = &args.svg {
         let title = format!("{}: {}", analysis.file, analysis.result.text);
         let svg = super::svg::plot::picture(&analysis.moves, analysis.placements, &title);
-        super::files::save_atomically(out, svg.as_bytes())?;
+        super::files::save_picture(out, file, &svg)?;
         // On standard error, so that the text or JSON on standard output
         // stays as it is.
         eprintln!("wrote {} (the win chances move by move)", out.display());

@@ -506,3 +506,43 @@ fn pictures_from_the_command_line() {
     let svg = std::fs::read_to_string(&plot).unwrap();
     assert_eq!(svg.matches("data-ply=").count(), 5);
 }
+
+#[test]
+fn a_picture_never_replaces_a_game_file() {
+    let dir = temp_dir();
+    let game = dir.path().join("game.caminos");
+    let text = std::fs::read_to_string(data("games/hand_straight_bridge.caminos")).unwrap();
+    std::fs::write(&game, &text).unwrap();
+    let other = dir.path().join("other.caminos");
+    std::fs::write(&other, &text).unwrap();
+    let g = game.to_str().unwrap();
+    for (out, why) in [
+        (&game, "is the game file being read"),
+        (&other, "exists and is not an SVG picture"),
+    ] {
+        for cmd in [
+            vec!["show", g, "--svg", out.to_str().unwrap()],
+            vec![
+                "analyze",
+                g,
+                "--iterations",
+                "50",
+                "--threads",
+                "1",
+                "--svg",
+                out.to_str().unwrap(),
+            ],
+        ] {
+            let o = cabra(&cmd);
+            assert!(!o.status.success(), "{cmd:?}");
+            assert!(stderr(&o).contains(why), "{cmd:?}: {}", stderr(&o));
+            assert_eq!(std::fs::read_to_string(out).unwrap(), text, "{cmd:?}");
+        }
+    }
+    // An earlier picture is replaced, as before.
+    let board = dir.path().join("board.svg");
+    std::fs::write(&board, "<svg></svg>").unwrap();
+    let o = cabra(&["show", g, "--svg", board.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::read_to_string(&board).unwrap().len() > 100);
+}

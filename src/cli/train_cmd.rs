@@ -100,8 +100,9 @@ pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
     // trains once, as a merge counts it once.
     let mut seen = std::collections::HashSet::new();
     let mut twice = 0usize;
+    let mut all = Vec::new();
     for path in &files {
-        let (mut records, complete) =
+        let (records, complete) =
             jsonl::read_numbered_lines::<ResultRecord>(path, "a game record")?;
         if std::fs::metadata(path).is_ok_and(|m| m.len() > complete) {
             eprintln!(
@@ -109,61 +110,76 @@ pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
                 path.display()
             );
         }
-        // Records come in the order the games ended, which differs from
-        // run to run: in game order the same games train the same weights.
-        records.sort_by_key(|(_, r)| r.game);
-        for (line, r) in &records {
-            let at = || format!("{} line {line} (game {})", path.display(), r.game);
-            if !seen.insert((serde_json::to_string(&r.header)?, r.game)) {
-                twice += 1;
-                continue;
-            }
-            if r.header.format > FORMAT {
-                bail!(
-                    "{}: records of format {}; this build reads formats up to {FORMAT}",
-                    at(),
-                    r.header.format
-                );
-            }
-            let rules: Rules = r
-                .header
-                .rules
-                .parse()
-                .map_err(|e| anyhow::anyhow!("{}: rules '{}': {e}", at(), r.header.rules))?;
-            let moves = record_moves(r).map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
-            let samples = train::samples_of_game(rules, &moves).map_err(|e| {
-                let text = r.placements.get(e.number - 1).map_or("", |t| t.trim());
-                anyhow::anyhow!("{}: {e} ('{text}')", at())
-            })?;
-            // A forfeit or an adjudication ends a game the moves do not.
-            let Some(mut samples) = samples else {
-                skipped += 1;
-                continue;
-            };
-            if args.search_weight > 0.0 {
-                // The searches start after the opening, one per placement.
-                let w = args.search_weight;
-                for (s, n) in samples.iter_mut().skip(r.opening.len()).zip(&r.search) {
-                    if let Some(n) = n {
-                        if !(0.0..=1.0).contains(&n.winrate) {
-                            bail!(
-                                "{}: a search estimate of {} is not from 0 to 1",
-                                at(),
-                                n.winrate
-                            );
-                        }
-                        s.target = (1.0 - w) * s.target + w * n.winrate as f32;
-                        estimated += 1;
+        for (line, r) in records {
+            all.push((serde_json::to_string(&r.header)?, path, line, r));
+        }
+    }
+    // Records come in the order the games ended, which differs from run to
+    // run, and in the order of the folders given: by run and game number,
+    // the same games train the same weights however they were split into
+    // shards and folders.
+    all.sort_by(|a, b| (&a.0, a.3.game).cmp(&(&b.0, b.3.game)));
+    for (header, path, line, r) in &all {
+        let at = || format!("{} line {line} (game {})", path.display(), r.game);
+        if !seen.insert((header.clone(), r.game)) {
+            twice += 1;
+            continue;
+        }
+        if r.header.format > FORMAT {
+            bail!(
+                "{}: records of format {}; this build reads formats up to {FORMAT}",
+                at(),
+                r.header.format
+            );
+        }
+        let rules: Rules = r
+            .header
+            .rules
+            .parse()
+            .map_err(|e| anyhow::anyhow!("{}: rules '{}': {e}", at(), r.header.rules))?;
+        let moves = record_moves(r).map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
+        // One search entry a placement after the opening: a list cut
+        // short or grown would give positions another's estimate.
+        let searched = r.placements.len().saturating_sub(r.opening.len());
+        if !r.search.is_empty() && r.search.len() != searched {
+            bail!(
+                "{}: {} search entries for {searched} placements after the opening",
+                at(),
+                r.search.len()
+            );
+        }
+        let samples = train::samples_of_game(rules, &moves).map_err(|e| {
+            let text = r.placements.get(e.number - 1).map_or("", |t| t.trim());
+            anyhow::anyhow!("{}: {e} ('{text}')", at())
+        })?;
+        // A forfeit or an adjudication ends a game the moves do not.
+        let Some(mut samples) = samples else {
+            skipped += 1;
+            continue;
+        };
+        if args.search_weight > 0.0 {
+            // The searches start after the opening, one per placement.
+            let w = args.search_weight;
+            for (s, n) in samples.iter_mut().skip(r.opening.len()).zip(&r.search) {
+                if let Some(n) = n {
+                    if !(0.0..=1.0).contains(&n.winrate) {
+                        bail!(
+                            "{}: a search estimate of {} is not from 0 to 1",
+                            at(),
+                            n.winrate
+                        );
                     }
+                    s.target = (1.0 - w) * s.target + w * n.winrate as f32;
+                    estimated += 1;
                 }
             }
-            games += 1;
-            // Held out by number, not by place in the file.
-            if args.holdout > 0 && r.game % args.holdout == 0 {
-                valid_set.extend(samples);
-            } else {
-                train_set.extend(samples);
-            }
+        }
+        games += 1;
+        // Held out by number, not by place in the file.
+        if args.holdout > 0 && r.game % args.holdout == 0 {
+            valid_set.extend(samples);
+        } else {
+            train_set.extend(samples);
         }
     }
     if train_set.is_empty() {
@@ -199,6 +215,8 @@ pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
         seed: args.seed,
     };
     let held = !valid_set.is_empty();
+    // The lowest held-out loss so far: epoch 0 is the starting weights.
+    let mut best: Option<(usize, f64)> = None;
     if let (Some(net), true) = (init, held) {
         // What fine-tuning starts from, to compare its epochs with.
         let (loss, accuracy) = train::evaluate(&net.params(), &valid_set);
@@ -206,8 +224,8 @@ pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
             "before training: held out {loss:.4} (winner named in {:.1}%)",
             100.0 * accuracy
         ));
+        best = Some((0, loss));
     }
-    let mut best: Option<(usize, f64)> = None;
     let mut epoch_start = Instant::now();
     let params = train::train(&train_set, &valid_set, config, init, |e| {
         let seconds = epoch_start.elapsed().as_secs_f64();
@@ -232,7 +250,12 @@ pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
         }
     })
     .with_context(|| format!("{} is not written", args.out.display()))?;
-    if let Some((number, loss)) = best.filter(|&(n, _)| n < args.epochs) {
+    if let Some((0, loss)) = best {
+        out.line(format_args!(
+            "the held-out loss was lowest before training ({loss:.4}): no epoch improved on \
+             the starting weights, and the weights written are the last epoch's"
+        ));
+    } else if let Some((number, loss)) = best.filter(|&(n, _)| n < args.epochs) {
         // The last epoch's weights are written: say when an earlier one
         // did better on the held-out games, so that a rerun can stop there.
         out.line(format_args!(

@@ -13,35 +13,26 @@ fn generate_train_load_and_play() {
     let weights = dir.path().join("w.bin");
     let (g, w) = (games.to_str().unwrap(), weights.to_str().unwrap());
     selfplay(g, 6, 100, 1);
-    // Each record holds the search's targets of each engine placement.
-    let text = std::fs::read_to_string(games.join("results.jsonl")).unwrap();
-    for line in text.lines() {
-        let r: serde_json::Value = serde_json::from_str(line).unwrap();
-        assert_eq!(r["match"]["format"], 2);
-        let (all, opening) = (
-            r["placements"].as_array().unwrap().len(),
-            r["opening"].as_array().unwrap().len(),
-        );
-        let search = r["search"].as_array().expect("a search field");
-        assert_eq!(search.len(), all - opening);
-        let placements = r["placements"].as_array().unwrap();
-        for (i, s) in search.iter().enumerate() {
-            // A search may stop early on a proof.
-            assert!(s["iterations"].as_u64().unwrap() <= 100);
-            let w = s["winrate"].as_f64().unwrap();
-            assert!((0.0..=1.0).contains(&w));
-            let visits = s["visits"].as_array().unwrap();
-            assert!(visits.len() <= 25);
-            // Visits count those of the tree kept from earlier searches.
-            assert!(visits.iter().all(|v| v[1].as_u64().unwrap() > 0));
-            // The placement played comes first when it is listed.
-            let played = placements[opening + i].as_str().unwrap();
-            let played = played.split('#').nth(1).unwrap().trim();
-            if let Some(k) = visits.iter().position(|v| v[0] == played) {
-                assert_eq!(k, 0, "{played} in {visits:?}");
-            }
-        }
-    }
+    check_targets(&games, 100);
+    // With a temperature the move played is often not the most visited.
+    let warm = dir.path().join("warm");
+    success(cabra(&[
+        "selfplay",
+        "--engine",
+        "default,temperature=1",
+        "--games",
+        "6",
+        "--iterations",
+        "300",
+        "--threads",
+        "1",
+        "--seed",
+        "4",
+        "--quiet",
+        "--out",
+        warm.to_str().unwrap(),
+    ]));
+    check_targets(&warm, 300);
     let out = success(cabra(&[
         "train",
         "--data",
@@ -120,6 +111,87 @@ fn generate_train_load_and_play() {
         records.contains(&format!("value=100,weights={w}")),
         "{records}"
     );
+}
+
+#[test]
+fn the_same_games_train_the_same_weights_however_split() {
+    let dir = temp_dir();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let run = |out: &str, shard: Option<&str>| {
+        let mut args = vec![
+            "selfplay",
+            "--games",
+            "4",
+            "--iterations",
+            "60",
+            "--threads",
+            "1",
+            "--seed",
+            "8",
+            "--quiet",
+            "--out",
+            out,
+        ];
+        if let Some(s) = shard {
+            args.extend(["--shard", s]);
+        }
+        success(cabra(&args));
+    };
+    let (whole, s0, s1) = (path("whole"), path("s0"), path("s1"));
+    run(&whole, None);
+    run(&s0, Some("0/2"));
+    run(&s1, Some("1/2"));
+    let checksum = |data: &[&str], out: &str| {
+        let mut args = vec!["train", "--data"];
+        args.extend(data);
+        args.extend(["--out", out, "--epochs", "2", "--holdout", "0"]);
+        let text = success(cabra(&args));
+        text.lines()
+            .last()
+            .unwrap()
+            .split("checksum ")
+            .nth(1)
+            .unwrap()[..16]
+            .to_string()
+    };
+    let one = checksum(&[&whole], &path("a.bin"));
+    assert_eq!(checksum(&[&s0, &s1], &path("b.bin")), one);
+    assert_eq!(checksum(&[&s1, &s0], &path("c.bin")), one);
+}
+
+/// Each record in `games` holds the search's targets of each engine
+/// placement, the placement played first.
+fn check_targets(games: &Path, iterations: u64) {
+    let text = std::fs::read_to_string(games.join("results.jsonl")).unwrap();
+    for line in text.lines() {
+        let r: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(r["match"]["format"], 2);
+        let (all, opening) = (
+            r["placements"].as_array().unwrap().len(),
+            r["opening"].as_array().unwrap().len(),
+        );
+        let search = r["search"].as_array().expect("a search field");
+        assert_eq!(search.len(), all - opening);
+        let placements = r["placements"].as_array().unwrap();
+        for (i, s) in search.iter().enumerate() {
+            // A search may stop early on a proof.
+            assert!(s["iterations"].as_u64().unwrap() <= iterations);
+            let w = s["winrate"].as_f64().unwrap();
+            assert!((0.0..=1.0).contains(&w));
+            let visits = s["visits"].as_array().unwrap();
+            assert!((1..=25).contains(&visits.len()), "{visits:?}");
+            // The placement played comes first, the others once each,
+            // visited (visits count those of the kept tree).
+            let played = placements[opening + i].as_str().unwrap();
+            let played = played.split('#').nth(1).unwrap().trim();
+            assert_eq!(visits[0][0], played, "{visits:?}");
+            assert!(
+                visits[1..]
+                    .iter()
+                    .all(|v| v[1].as_u64().unwrap() > 0 && v[0] != played)
+            );
+        }
+    }
 }
 
 #[test]
@@ -259,6 +331,20 @@ fn training_data_is_read_in_game_order_and_checked() {
             format!("{r}\n")
         })
         .collect();
+    // A search list one entry short.
+    let short: String = records
+        .lines()
+        .map(|l| {
+            let mut r: serde_json::Value = serde_json::from_str(l).unwrap();
+            r["search"].as_array_mut().unwrap().pop();
+            format!("{r}\n")
+        })
+        .collect();
+    std::fs::write(dir.path().join("c/results.jsonl"), short).unwrap();
+    refused(
+        &["train", "--data", &c, "--out", "x.bin"],
+        "search entries for",
+    );
     std::fs::write(dir.path().join("c/results.jsonl"), bad).unwrap();
     refused(
         &[
@@ -320,12 +406,35 @@ fn fine_tuning_reports_where_it_starts_and_its_best_epoch() {
         .filter(|l| l.starts_with("epoch "))
         .map(|l| l.split("held out ").nth(1).unwrap()[..6].parse().unwrap())
         .collect();
-    let best = (0..3)
-        .min_by(|&a, &b| losses[a].total_cmp(&losses[b]))
+    let start: f64 = out.lines().nth(before.unwrap()).unwrap()
+        ["before training: held out ".len()..][..6]
+        .parse()
         .unwrap();
+    // Epoch 0: the starting weights.
+    let all: Vec<f64> = std::iter::once(start).chain(losses).collect();
+    let best = (0..4).min_by(|&a, &b| all[a].total_cmp(&all[b])).unwrap();
+    assert_eq!(out.contains("lowest before training"), best == 0, "{out}");
+    // Too large a step: every epoch is worse than the weights started from.
+    let worse = success(cabra(&[
+        "train",
+        "--data",
+        &data,
+        "--out",
+        &path("w2.bin"),
+        "--from",
+        "builtin",
+        "--epochs",
+        "3",
+        "--holdout",
+        "2",
+        "--rate",
+        "0.05",
+    ]));
+    assert!(worse.contains("lowest before training"), "{worse}");
+    assert!(!worse.contains("lowest after epoch"), "{worse}");
     assert_eq!(
-        out.contains(&format!("lowest after epoch {}", best + 1)),
-        best < 2,
+        out.contains(&format!("lowest after epoch {best}")),
+        best == 1 || best == 2,
         "{out}"
     );
     // Match records hold no search estimates: --search-weight says so.
@@ -477,4 +586,23 @@ fn the_scripted_round_generates_trains_gates_and_ships() {
     );
     let engine = format!("default,weights={}", dest.display());
     ok(&["search", "--engine", &engine, "--iterations", "100"]);
+    // Weights trained again after the gate are not the ones that passed.
+    let o = round("train", &dir, &["--epochs", "1", "--seed", "7"], &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = round("ship", &dir, &[], &dest_env);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("run the gate step"), "{}", stderr(&o));
+    // What a step sets itself is not taken from its options.
+    for (step, opt) in [
+        ("selfplay", "--engine=default"),
+        ("train", "--out"),
+        ("gate", "--b"),
+    ] {
+        let o = round(step, &dir, &[opt, "x"], &[]);
+        assert_eq!(o.status.code(), Some(2), "{step} {opt}");
+        assert!(stderr(&o).contains("sets"), "{}", stderr(&o));
+    }
+    let o = round("gate", &dir, &args, &[("MIN_SCORE", "abc")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("MIN_SCORE=abc"), "{}", stderr(&o));
 }

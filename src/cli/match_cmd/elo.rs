@@ -128,7 +128,9 @@ impl EloSummary {
         } else {
             (f64::from(wins) + 0.5 * f64::from(draws)) / n
         };
-        let eps = 0.5 / n;
+        // Half a game short of all or nothing, and for a single game as
+        // if it were one of two: half of one game would be an even score.
+        let eps = 0.5 / n.max(2.0);
         let clamped = games > 0 && (score < eps || score > 1.0 - eps);
         let centre = elo(score.clamp(eps, 1.0 - eps));
         let tiny = 1e-6;
@@ -162,9 +164,17 @@ impl EloSummary {
         );
         if self.clamped {
             let end = if self.score > 0.5 { 100 } else { 0 };
-            s.push_str(&format!(
-                "; a score of {end}% counts as half a game short of it, to keep the Elo finite"
-            ));
+            if self.games == 1 {
+                let counted = if end == 100 { 75 } else { 25 };
+                s.push_str(&format!(
+                    "; a score of {end}% counts as {counted}% (one and a half games of two), \
+                     to keep the Elo finite"
+                ));
+            } else {
+                s.push_str(&format!(
+                    "; a score of {end}% counts as half a game short of it, to keep the Elo finite"
+                ));
+            }
         }
         if self.games < FEW_GAMES {
             let games = crate::cli::plural(u64::from(self.games), "game");
@@ -251,6 +261,22 @@ mod tests {
                 .contains("a score of 100% counts as half a game short")
         );
         assert!(EloSummary::new(0, 0, 1).elo_text().contains("score of 0%"));
+        // One game won or lost is not an even score.
+        let (won, lost) = (EloSummary::new(1, 0, 0), EloSummary::new(0, 0, 1));
+        assert!(
+            close(won.elo, elo(0.75)) && close(lost.elo, elo(0.25)),
+            "{won:?}"
+        );
+        assert!(
+            won.elo_text().contains("100% counts as 75%"),
+            "{}",
+            won.elo_text()
+        );
+        assert!(
+            lost.elo_text().contains("0% counts as 25%"),
+            "{}",
+            lost.elo_text()
+        );
         assert!(
             EloSummary::new(0, 0, 1)
                 .elo_text()

@@ -152,9 +152,10 @@ pub struct SearchNote {
     pub winrate: f64,
     /// Iterations of the search.
     pub iterations: u64,
-    /// The root moves with at least 1% as many visits as the search had
-    /// iterations (at most 25), the one chosen first, and their visits
-    /// (those of the kept tree included).
+    /// The move played first, then the other root moves with at least 1%
+    /// as many visits as the search had iterations (at most 25 in all),
+    /// with their visits (those of the kept tree included; 0 for a move
+    /// played that the tree did not visit, as an exact search's can be).
     pub visits: Vec<(Move, u64)>,
 }
 
@@ -204,15 +205,22 @@ impl Contestant for EnginePlayer {
         let thought = job.wait().map_err(|e| Fault::Crashed(e.to_string()))?;
         let r = &thought.report;
         let floor = r.iterations / 100;
+        // The move played comes first whatever chose it (the search's
+        // most visited move, the temperature, the exact search or a
+        // swindle), so that a policy's target never leaves it out.
+        let played = r.best.map(|b| {
+            let n = r.top.iter().find(|m| m.mv == b).map_or(0, |m| m.visits);
+            (b, n)
+        });
+        let others = r
+            .top
+            .iter()
+            .filter(|m| Some(m.mv) != r.best && m.visits > 0 && m.visits >= floor)
+            .map(|m| (m.mv, m.visits));
         self.last = Some(SearchNote {
             winrate: r.winrate,
             iterations: r.iterations,
-            visits: r
-                .top
-                .iter()
-                .filter(|m| m.visits > 0 && m.visits >= floor)
-                .map(|m| (m.mv, m.visits))
-                .collect(),
+            visits: played.into_iter().chain(others).take(NOTED_MOVES).collect(),
         });
         r.best
             .ok_or_else(|| Fault::Refused("no placement found".into()))

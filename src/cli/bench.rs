@@ -104,9 +104,16 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     let text = if args.json {
         format!("{}\n", serde_json::to_string(&r)?)
     } else {
+        // Only a fixed number of games makes the count a signature: on
+        // the clock it depends on the machine.
+        let note = if args.seconds.is_some() {
+            "on the clock, not a signature".to_string()
+        } else {
+            format!("signature of seed {}", r.seed)
+        };
         format!(
-            "games played: {}\nplacements:   {} (signature of seed {})\nseconds:      {:.3}\nplayouts per second: {:.0}\n",
-            r.playouts, r.placements, r.seed, r.seconds, r.playouts_per_second
+            "games played: {}\nplacements:   {} ({note})\nseconds:      {:.3}\nplayouts per second: {:.0}\n",
+            r.playouts, r.placements, r.seconds, r.playouts_per_second
         )
     };
     super::style::print(&text)

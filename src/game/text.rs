@@ -9,7 +9,7 @@ use super::player::{Player, Status, WinReason};
 use super::position::Position;
 
 /// The width from which the wide layout is used.
-pub const WIDE_BOARD: usize = 84;
+pub const WIDE_BOARD: usize = 86;
 
 /// A cube's letter: `x` or `o`, a capital when marked.
 pub fn cube_symbol(p: Player, marked: bool) -> char {
@@ -46,7 +46,7 @@ pub fn marked_cubes(pos: &Position) -> Volume {
 /// layers side by side and a top view with each column's owner and height
 /// (1 to 3). Player 1's cubes are `x`, player 2's `o`; marked cubes
 /// ([`marked_cubes`]: the last placement, or the winning bridge) are
-/// capitals. Under [`WIDE_BOARD`] (84) columns the layout is compact,
+/// capitals. Under [`WIDE_BOARD`] (86) columns the layout is compact,
 /// under 66 the top view goes below the layers; lines carry no trailing
 /// spaces.
 ///

@@ -3,7 +3,7 @@
 //! Readable without colour: player 1's cubes are `x`, player 2's `o`; the
 //! cubes of the last placement are capitals, and once a bridge has won, the
 //! cubes of its path (a shortest chain, as the page and the SVG mark it)
-//! are (with colour: red and blue, the marked cubes in inverse video). A narrow terminal gets a compact layout (under 84
+//! are (with colour: red and blue, the marked cubes in inverse video). A narrow terminal gets a compact layout (under 86
 //! columns); lines carry no trailing spaces.
 
 use std::fmt::Write;

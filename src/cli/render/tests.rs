@@ -11,7 +11,9 @@ fn longest(text: &str) -> usize {
 #[test]
 fn boards_fit_the_terminal() {
     let pos = parse_game("110 120 121 122\n330 340 430 440\n").unwrap();
-    for width in [80, 64, 56] {
+    // Every width, the edges of the layouts included: a line as wide as
+    // the terminal would be wrapped by `fit` (and by the terminal).
+    for width in 56..=120 {
         let text = render(
             &pos,
             &View {
@@ -246,5 +248,20 @@ fn a_long_warning_wraps_with_the_indent_of_other_long_lines() {
     );
     for l in rest {
         assert!(l.starts_with("  ") && l.len() < 60, "{board}");
+    }
+}
+
+#[test]
+fn the_board_itself_is_never_wider_than_the_terminal() {
+    // `render` wraps what is too wide, which would scramble the board's
+    // columns: the layout chosen for a width must fit it as it is.
+    let pos = parse_game("110 120 121 122\n330 340 430 440\n").unwrap();
+    for width in 40..=120 {
+        let board = cabra::game::board_text(&pos, width);
+        assert!(
+            longest(&board) < width,
+            "{width}: {}\n{board}",
+            longest(&board)
+        );
     }
 }

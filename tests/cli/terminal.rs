@@ -185,6 +185,13 @@ fn ctrl_c_at_a_question_answers_no() {
     t.expect("unknown command 'yes'", 1);
     let now = std::fs::read_to_string(t.dir().join("old.caminos")).unwrap();
     assert_eq!(now, old);
+    // An empty line answers no, as PLAY.md says.
+    t.type_keys(b"save old.caminos\r");
+    t.expect("replace old.caminos? (yes/no)> ", 2);
+    t.type_keys(b"\r");
+    t.expect("Not saved: old.caminos is unchanged.", 1);
+    let now = std::fs::read_to_string(t.dir().join("old.caminos")).unwrap();
+    assert_eq!(now, old);
 }
 
 /// What a tmux pane of `width` x 24 shows after typing each of `lines`
@@ -305,7 +312,7 @@ fn at_80_by_24_moves_and_the_pieces_fit_one_screen() {
     whole(
         &screens[1],
         "1,345 legal placements for player 1: L 752, T 264, Z 168, O 161",
-        "`moves L E180` one orientation's positions.",
+        "`moves L T0` one orientation's positions.",
     );
     whole(
         &screens[2],

@@ -344,6 +344,8 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
         colours,
         interactive,
         ponder: args.ponder,
+        // As the engine's options read them: the configuration's first.
+        threads: args.engine.engine.threads.or(args.engine.budget.threads),
     };
     let mut session = Session::new(record, args.file.clone(), options, engine, Box::new(ui));
     let start = session.start(args.file.is_some());
@@ -414,7 +416,8 @@ fn terminal_loop(session: &mut Session, colours: bool) -> anyhow::Result<()> {
                 // A bracketed paste can bring several lines at once: each is a command.
                 let mut quit = false;
                 for line in text.split(['\n', '\r']) {
-                    if commands::classify(line) == Input::Empty {
+                    // An empty line answers a question (no), else is nothing.
+                    if commands::classify(line) == Input::Empty && !session.asking() {
                         continue;
                     }
                     let r = session.handle(line);

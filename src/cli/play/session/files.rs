@@ -71,10 +71,12 @@ impl Session {
             Ok(record) => {
                 let pos = record.position;
                 let mut out = self.leaving_note();
+                self.forget_file();
                 self.replace(pos);
                 self.saved = pos.moves().to_vec();
                 self.hints = hint::taken(&record.header);
                 self.header = record.header;
+                self.left_files.remove(&own_key(&path));
                 self.own_files.insert(own_key(&path));
                 self.file = Some(path.clone());
                 out.push_str(&format!(
@@ -129,14 +131,19 @@ impl Session {
         }
         if path.exists() && !force && !self.own_files.contains(&own_key(&path)) {
             let shown = commands::echo(&path.display().to_string(), 200);
+            let why = if self.left_files.contains(&own_key(&path)) {
+                "holds the game this session had before this one"
+            } else {
+                "exists and this session did not write it"
+            };
             if self.interactive {
                 // The question itself is the prompt (see `prompt`): asked
                 // once, it stays in view until it is answered.
                 self.pending_save = Some(path);
-                return Response::ok(format!("{shown} exists and this session did not write it."));
+                return Response::ok(format!("{shown} {why}."));
             }
             return Response::err(format!(
-                "{shown} exists and this session did not write it: `save! {}` replaces it",
+                "{shown} {why}: `save! {}` replaces it",
                 commands::echo(arg, 200)
             ));
         }
@@ -149,6 +156,7 @@ impl Session {
         match save_game(&path, &self.header_to_save(), self.line.position()) {
             Ok(()) => {
                 self.saved = self.line.position().moves().to_vec();
+                self.left_files.remove(&own_key(&path));
                 self.own_files.insert(own_key(&path));
                 self.file = Some(path.clone());
                 let ahead = self.line.ahead().len();
@@ -174,6 +182,18 @@ impl Session {
         }
     }
 
+    /// Another game takes the place of the one loaded or saved: a plain
+    /// `save` no longer goes to its file, whose header comments described
+    /// that game, and replacing the file asks first.
+    pub(super) fn forget_file(&mut self) {
+        if let Some(f) = self.file.take() {
+            let key = own_key(&f);
+            self.own_files.remove(&key);
+            self.left_files.insert(key);
+        }
+        self.header.clear();
+    }
+
     pub(super) fn pos(&mut self, arg: &str) -> Response {
         if arg.is_empty() {
             return Response::ok(self.line.position().to_code());
@@ -185,6 +205,9 @@ impl Session {
                 } else {
                     self.leaving_note()
                 };
+                if pos.moves() != self.line.position().moves() {
+                    self.forget_file();
+                }
                 self.replace(pos);
                 out.push_str(&format!("Position set: {}.\n", moves_of(&pos, pos.plies())));
                 out.push_str(&self.board());

@@ -29,6 +29,10 @@ impl Session {
         config
             .set_level(n)
             .expect("a level checked against the table above");
+        // Back at the top, the threads the player chose, not all cores.
+        if config.fixed_level().is_none() && self.threads.is_some() {
+            config.threads = self.threads;
+        }
         let config =
             crate::cli::defaults::Options::default().complete(&config, &crate::cli::defaults::PLAY);
         self.engine.set_config(config);
@@ -124,17 +128,34 @@ impl Session {
                 "expected a value after `set {name}` (`help set` gives examples)"
             ));
         }
+        // A level below the top searches its own iterations on one thread:
+        // limits and threads set now are the full engine's.
+        let at_level = self
+            .engine
+            .config()
+            .fixed_level()
+            .map(|l| {
+                format!(
+                    " (at level {}, the engine searches its level's iterations on one thread: this applies at `set level {}`)",
+                    l.number,
+                    cabra::engine::levels::TOP
+                )
+            })
+            .unwrap_or_default();
         let done = match name.as_str() {
             "time" => cabra::engine::parse_duration(value).map_err(|e| e.to_string()).map(|d| {
                 self.budget = Budget::time(d);
                 self.clock = None;
-                format!("The engine now thinks {} a placement.", format_duration(d))
+                format!(
+                    "The engine now thinks {} a placement{at_level}.",
+                    format_duration(d)
+                )
             }),
             "iterations" => cabra::engine::parse_count(value).map_err(|e| e.to_string()).map(|n| {
                 self.budget = Budget::iterations(n);
                 self.clock = None;
                 format!(
-                    "The engine now thinks {} a placement.",
+                    "The engine now thinks {} a placement{at_level}.",
                     plural(n, "iteration")
                 )
             }),
@@ -155,13 +176,16 @@ impl Session {
                 )
             }),
             "threads" => cabra::engine::parse_threads(value).map_err(|e| e.to_string()).map(|n| {
+                self.threads = Some(n);
                 let config = self.engine.config();
-                self.engine.set_config(EngineConfig {
-                    threads: Some(n),
-                    ..config
-                });
+                if config.fixed_level().is_none() {
+                    self.engine.set_config(EngineConfig {
+                        threads: Some(n),
+                        ..config
+                    });
+                }
                 format!(
-                    "The engine now searches with {}.",
+                    "The engine now searches with {}{at_level}.",
                     crate::cli::plural(n as u64, "thread")
                 )
             }),

@@ -45,6 +45,12 @@ impl Session {
         self.exit_note()
     }
 
+    /// Whether a question waits for its answer (replace a file?), which
+    /// an empty line answers no.
+    pub fn asking(&self) -> bool {
+        self.pending_save.is_some()
+    }
+
     /// Ctrl-C at the prompt: a question asked (replace a file? leave
     /// unsaved?) is answered no. Returns what to say.
     pub fn interrupt(&mut self) -> String {

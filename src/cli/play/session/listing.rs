@@ -193,11 +193,39 @@ impl Session {
                 ));
                 out
             }
-            _ => indented(
-                "Too many to list on one screen: `moves L` (or T, Z, O) shows one piece's, \
-                 `moves L E180` one orientation's positions.",
-                width,
-            ),
+            _ => {
+                // Name only pieces that have placements here.
+                let t = table();
+                let with: Vec<Piece> = Piece::ALL
+                    .into_iter()
+                    .filter(|&k| list.iter().any(|p| p.entry().piece == k))
+                    .collect();
+                let first = with.first().copied().unwrap_or(Piece::L);
+                let shape =
+                    list.iter()
+                        .find(|p| p.entry().piece == first)
+                        .map_or("T0".to_string(), |p| {
+                            t.shapes()[usize::from(p.entry().shape)]
+                                .orientation
+                                .to_string()
+                        });
+                let others: Vec<String> = with[1.min(with.len())..]
+                    .iter()
+                    .map(|k| k.to_string())
+                    .collect();
+                let or = if others.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (or {})", others.join(", "))
+                };
+                indented(
+                    &format!(
+                        "Too many to list on one screen: `moves {first}`{or} shows one piece's, \
+                         `moves {first} {shape}` one orientation's positions."
+                    ),
+                    width,
+                )
+            }
         }
     }
 }

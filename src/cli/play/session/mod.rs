@@ -132,6 +132,10 @@ pub struct Options {
     pub interactive: bool,
     /// Think on the player's time (`--ponder`).
     pub ponder: bool,
+    /// The threads the player chose for the full engine (`--threads`,
+    /// `threads=`), which a level below the top sets aside and `set level`
+    /// back to the top restores; `None`: the front end's default.
+    pub threads: Option<usize>,
 }
 
 /// One game being played.
@@ -140,6 +144,8 @@ pub struct Session {
     line: GameLine,
     you: You,
     budget: Budget,
+    /// See [`Options::threads`] (and `set threads`).
+    threads: Option<usize>,
     /// The engine's game clock (`set clock`), instead of the budget.
     clock: Option<EngineClock>,
     engine: EngineHandle,
@@ -159,6 +165,9 @@ pub struct Session {
     header: Vec<String>,
     /// Files this session loaded or wrote: `save` replaces them without asking.
     own_files: HashSet<PathBuf>,
+    /// Files of games the session left (`new`, `pos`): replaced only when
+    /// the player says so, as they hold another game.
+    left_files: HashSet<PathBuf>,
     /// `quit` was refused once for an unsaved game: the next one leaves.
     quit_armed: bool,
     /// A save that asked whether to replace a file: the next line answers.
@@ -202,8 +211,6 @@ impl EngineClock {
     }
 }
 
-/// How a file is known in [`Session::own_files`]: its canonical path when
-/// it exists (so `./a` and `a` are the same file), else the path given.
 /// The side of a player as people say it: `player 1`.
 fn who(p: Player) -> String {
     p.to_string()
@@ -221,10 +228,13 @@ impl Session {
     ) -> Session {
         let pos = record.position;
         let own_files = file.iter().map(|f| own_key(f)).collect();
+        // A game file goes on counting the hints it records, as `load` does.
+        let hints = hint::taken(&record.header);
         Session {
             line: GameLine::new(pos),
             you: options.you,
             budget: options.budget,
+            threads: options.threads,
             clock: None,
             engine,
             ui,
@@ -238,9 +248,10 @@ impl Session {
             file,
             header: record.header,
             own_files,
+            left_files: HashSet::new(),
             quit_armed: false,
             pending_save: None,
-            hints: 0,
+            hints,
             ponder: options.ponder,
             pondering: None,
             proven_lost: None,

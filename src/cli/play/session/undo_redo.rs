@@ -190,6 +190,7 @@ impl Session {
     pub(super) fn new_game(&mut self) -> Response {
         let mut out = self.leaving_note();
         out.push_str("New game.\n");
+        self.forget_file();
         self.replace(Position::with_rules(self.line.position().rules()));
         // A new game restarts the engine's clock.
         if let Some(c) = &mut self.clock {

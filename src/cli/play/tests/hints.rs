@@ -66,3 +66,21 @@ fn a_saved_game_counts_its_hints_and_a_load_goes_on_counting() {
     assert!(!t.handle(&format!("save {}", other.display())).error);
     assert!(!std::fs::read_to_string(&other).unwrap().contains("hints"));
 }
+
+#[test]
+fn a_game_given_at_the_start_goes_on_counting_its_hints() {
+    let text = "# hints: 4\n000 010 100 110\n";
+    let record = cabra::game::record::parse_record(text.as_bytes()).unwrap();
+    let mut s = Session::new(
+        record,
+        None,
+        options(You::Both, false),
+        defaults::PLAY.handle(EngineConfig {
+            threads: Some(1),
+            seed: Some(1),
+            ..EngineConfig::default()
+        }),
+        Box::new(QuietUi::default()),
+    );
+    assert!(s.handle("hint").text.contains("Hints this game: 5."));
+}

@@ -29,6 +29,7 @@ fn options(you: You, interactive: bool) -> Options {
         colours: false,
         interactive,
         ponder: false,
+        threads: None,
     }
 }
 

@@ -245,3 +245,70 @@ fn game_over_says_who_won_against_the_engine() {
     let t = ok(&mut before_the_bridge(), "O T0 260");
     assert!(t.contains("Game over") && !t.contains("win."), "{t}");
 }
+
+#[test]
+fn another_game_never_goes_silently_into_the_file_of_the_last() {
+    let dir = temp_dir("left-files");
+    let file = dir.join("m.caminos");
+    let name = file.display().to_string();
+    let mut s = session(You::Both);
+    ok(&mut s, "L E180 110");
+    ok(&mut s, &format!("save {name}"));
+    let kept = std::fs::read_to_string(&file).unwrap();
+    // After `new`, `pos` or loading another file, a plain `save` has no
+    // file, and the old file is replaced only when the player says so.
+    let other = dir.join("o.caminos");
+    std::fs::write(&other, "000 010 100 110\n").unwrap();
+    let code = s.position().to_code();
+    let empty = format!("pos {}", cabra::game::Position::new().to_code());
+    for leave in [
+        "new".to_string(),
+        format!("load {}", other.display()),
+        empty,
+    ] {
+        ok(&mut s, &format!("pos {code}"));
+        ok(&mut s, &leave);
+        if leave == "new" || leave.starts_with("pos") {
+            assert!(
+                err(&mut s, "save").contains("expected a file name"),
+                "{leave}"
+            );
+        }
+        let refused = err(&mut s, &format!("save {name}"));
+        assert!(
+            refused.contains("holds the game this session had before"),
+            "{leave}: {refused}"
+        );
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), kept, "{leave}");
+    }
+    // Saving to it by force makes it this game's file again.
+    ok(&mut s, &format!("save! {name}"));
+    ok(&mut s, "O T0 550");
+    ok(&mut s, "save");
+}
+
+#[test]
+fn the_threads_chosen_come_back_with_the_full_engine() {
+    let mut s = session(You::One);
+    let t = ok(&mut s, "set threads 1");
+    assert!(t.contains("1 thread"), "{t}");
+    let at = ok(&mut s, "set level 3");
+    assert!(at.contains("level 3"), "{at}");
+    let t = ok(&mut s, "set threads 2");
+    assert!(t.contains("at level 3"), "{t}");
+    let t = ok(&mut s, "set iterations 100k");
+    assert!(t.contains("at level 3"), "{t}");
+    ok(&mut s, "set level 11");
+    assert!(ok(&mut s, "set").contains("threads     2\n"));
+}
+
+#[test]
+fn a_long_list_of_moves_suggests_only_pieces_that_can_be_placed() {
+    let pos = parse_game(include_str!("../../../../games/drawn-position.caminos")).unwrap();
+    let mut s = session(You::Both);
+    ok(&mut s, &format!("pos {}", pos.to_code()));
+    let t = ok(&mut s, "moves");
+    assert!(t.contains("L 0, T 21, Z 15, O 0"), "{t}");
+    assert!(t.contains("`moves T` (or Z)"), "{t}");
+    assert!(!t.contains("`moves L`"), "{t}");
+}

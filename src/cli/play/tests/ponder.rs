@@ -10,6 +10,7 @@ fn pondering_session(config: &str) -> Session {
     };
     let options = Options {
         ponder: true,
+        threads: None,
         ..options(You::One, false)
     };
     Session::new(record, None, options, engine, Box::new(QuietUi::default()))

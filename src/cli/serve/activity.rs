@@ -82,6 +82,11 @@ impl Activity {
             || self.heads.load(Ordering::SeqCst) > self.requests.load(Ordering::SeqCst)
     }
 
+    /// Whether hyper handed on a request of this connection.
+    pub fn had_a_request(&self) -> bool {
+        self.requests.load(Ordering::SeqCst) > 0
+    }
+
     /// Since when the connection has had no request under way.
     pub fn idle_since(&self) -> Instant {
         *lock(&self.idle_since)

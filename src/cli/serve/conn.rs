@@ -14,9 +14,11 @@
 //!   closes the *quiet* connection (nothing under way, nothing of a next
 //!   request come: `activity.rs`) that has waited longest without a request,
 //!   as hyper ends a connection gracefully; one with a request under way
-//!   is never closed for another. When none is quiet (pages listening to
-//!   their games, requests being sent), the new one has its request read
-//!   and answered `503`, then is closed.
+//!   is never closed for another, and neither is one opened less than
+//!   [`FIRST_REQUEST_TIME`] ago that has not had a request yet (its first
+//!   may be on the wire: the client sent it as it connected). When none
+//!   is quiet (pages listening to their games, requests being sent), the
+//!   new one has its request read and answered `503`, then is closed.
 //! - **JSON everywhere**, hyper's own answers included (`wire.rs`); what
 //!   hyper closes without a word (an HTTP/2 preface, headers too slow) is
 //!   answered here.
@@ -29,7 +31,7 @@ use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::extract::Request;
@@ -70,12 +72,20 @@ const MAX_REFUSING: usize = 256;
 /// then to take the answer.
 const REFUSAL_TIME: Duration = Duration::from_secs(1);
 
+/// How long a new connection's first request may take to come before the
+/// connection can be closed for another: a client sends it as it
+/// connects, so its bytes are on the wire (on the loopback, microseconds;
+/// across the world, part of a round trip).
+const FIRST_REQUEST_TIME: Duration = Duration::from_millis(250);
+
 /// The time a closing connection's client has to take its last answer.
 const LINGER_TIME: Duration = Duration::from_secs(1);
 
 /// One open connection.
 struct Open {
     activity: Arc<Activity>,
+    /// When it was admitted.
+    opened: Instant,
     /// Its socket (open while the connection is in the table: it leaves
     /// the table before its close).
     peek: Peek,
@@ -142,6 +152,7 @@ fn admit(
     if t.open.len() >= max {
         let mut waiting: Vec<_> = (t.open.iter())
             .filter(|(_, o)| o.close.is_some() && o.activity.quiet())
+            .filter(|(_, o)| o.activity.had_a_request() || o.opened.elapsed() >= FIRST_REQUEST_TIME)
             .map(|(id, o)| (o.activity.idle_since(), *id))
             .collect();
         waiting.sort_unstable();
@@ -160,6 +171,7 @@ fn admit(
         id,
         Open {
             activity: activity.clone(),
+            opened: Instant::now(),
             peek: Peek::new(stream),
             close: Some(tx),
         },

@@ -727,6 +727,61 @@ def test_a_full_server_says_so_and_offers_to_try_again(browser):
         for g in made:
             call("DELETE", f"/api/games/{g}")
 
+def test_a_bad_time_keeps_the_placement_until_it_is_put_right(browser):
+    page = open_page(browser)
+    page.fill("#time", "0")
+    page.keyboard.press("Escape")
+    cell(page, 2, 2).click()
+    # Placed first, the game would sit at the engine's turn.
+    expect(page.locator("#message")).to_contain_text("is not 0.05 to 600 seconds")
+    page.wait_for_timeout(300)
+    assert ply(page) == 0
+    page.fill("#time", "0.2")
+    page.locator("#time").blur()
+    cell(page, 2, 2).click()
+    wait_ply(page, 2)   # the engine answers
+    assert not page.errors, page.errors
+
+
+def test_turning_under_a_still_mouse_aims_where_it_points(browser):
+    page = open_page(browser)
+    set_players(page, "human", "human")
+    cell(page, 1, 1).hover()
+    expect(page.locator("#message")).to_contain_text("L T0 010: legal")
+    page.keyboard.press("]")
+    expect(page.locator("#iso svg")).to_have_attribute("data-rotation", "1")
+    # Another column is under the pointer now: the preview says which.
+    expect(page.locator("#message")).not_to_contain_text("L T0 010")
+    expect(page.locator("#message")).to_contain_text("click to place")
+    aimed = page.locator("#message").inner_text().split(":")[0]
+    page.mouse.down()
+    page.mouse.up()
+    wait_ply(page, 1)
+    expect(page.locator("#moves li").first).to_have_text(aimed)
+    assert not page.errors, page.errors
+
+
+def test_the_rules_of_a_new_game_start_as_the_servers(browser):
+    server = subprocess.Popen([BIN, "serve", "--port", "0", "--bind", "127.0.0.1", "--threads", "1",
+                               "--rules", "bridget swap"], stdout=subprocess.PIPE, text=True)
+    try:
+        url = server.stdout.readline().split()[0]
+        assert url.startswith("http://"), url
+        ctx = browser.new_context(viewport={"width": 1400, "height": 950})
+        page = ctx.new_page()
+        page.set_default_timeout(TIMEOUT)
+        page.goto(url)
+        page.wait_for_selector("body[data-ready=true]")
+        expect(page.locator("#rules")).to_have_value("bridget")
+        expect(page.locator("#swap")).to_be_checked()
+        page.click("#new")
+        expect(page.locator("#message")).to_contain_text("New game (bridget swap rules).")
+        ctx.close()
+    finally:
+        server.terminate()
+        server.wait()
+
+
 def main():
     SHOTS.mkdir(parents=True, exist_ok=True)
     tests = [v for k, v in globals().items() if k.startswith(os.environ.get("ONLY", "test_"))]

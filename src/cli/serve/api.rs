@@ -49,6 +49,7 @@ pub async fn info(State(app): State<Arc<App>>) -> axum::Json<Value> {
         "levels": super::coach::levels_json(),
         "level": app.config.level.unwrap_or(cabra::engine::levels::TOP),
         "ponder": app.ponder,
+        "rules": app.rules.to_string(),
     }))
 }
 

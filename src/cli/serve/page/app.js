@@ -14,7 +14,7 @@ import { api } from './api.js';
 import { makeAim } from './aim.js';
 import { makeCoach } from './coach.js';
 import { budget, fillLimits } from './limits.js';
-import { drawBoard, watchBoard } from './board.js';
+import { drawBoard, reaim, watchBoard } from './board.js';
 import { drawTray, drawOrientations, drawGame, drawLive, drawAnalysis, drawBanner, reviewWords, say, plural } from './panels.js';
 
 const $ = (id) => document.getElementById(id);
@@ -313,6 +313,14 @@ function dropsTooMuch(what) {
 
 // Places `body`; `checked` when `dropsTooMuch` was asked already.
 async function place(body, checked = false) {
+  // A placement the engine is to answer waits for limits it can use:
+  // placed first, the game would sit at the engine's turn.
+  const g = ui.game;
+  const { error } = budget();
+  if (error && g && ui.players[3 - g.to_move] === 'engine') {
+    note(`${error} Correct it, then place again.`, 'bad');
+    return;
+  }
   if (!checked && dropsTooMuch(JSON.stringify(body))) return;
   const t0 = performance.now();
   ui.waiting = false;
@@ -557,7 +565,9 @@ async function openGame() {
   await show(game);
 }
 
-function turn(step) { ui.rotation = (ui.rotation + step + 4) % 4; redraw(); }
+// Turns the view; a still mouse then points at another column, which
+// the preview (and a click) follow.
+async function turn(step) { ui.rotation = (ui.rotation + step + 4) % 4; await redraw(); reaim(); }
 function cycle(step) {
   const n = ui.orientations[ui.piece].length;
   ui.orient[ui.piece] = (ui.orient[ui.piece] + step + n) % n;
@@ -574,6 +584,8 @@ function wire() {
   $('orient-next').onclick = () => cycle(1);
   $('orient-prev').onclick = () => cycle(-1);
   $('typed').onsubmit = (e) => { e.preventDefault(); const v = $('typed-move').value.trim(); if (v) place({ move: v }).then(() => { if (!$('message').classList.contains('bad')) $('typed-move').value = ''; }); };
+  // Limits put right let the engine take the turn it was waiting for.
+  for (const id of ['time', 'iterations']) $(id).addEventListener('change', () => { if (!budget().error) maybeEngine(); });
   $('new').onclick = newGame;
   $('banner-new').onclick = newGame;
   $('banner-analyze').onclick = () => { ui.bannerClosed = `${ui.game.id}:${ui.game.length}`; drawBanner(ui); analyze(); };
@@ -678,6 +690,10 @@ async function main() {
     }
     const info = await api.info();
     fillLimits(info);
+    // A new game's rules start as the server's (`cabra serve --rules`).
+    const [variant, swap] = (info.rules || 'caminos').split(' ');
+    $('rules').value = variant;
+    $('swap').checked = swap === 'swap';
     coach.fill(info);
     wire();
     await openGame();

@@ -43,16 +43,31 @@ const lastSeen = new Map();
 // the same column (after the position changed under a still pointer).
 export function forgetPointer() { lastSeen.clear(); }
 
+// Where the mouse last was over a view (null once it left): turning the
+// view moves another column under a still pointer.
+let lastPoint = null;
+
+// Aims again at what is under a still mouse now (after the view turned).
+export function reaim() {
+  if (!lastPoint) return;
+  const { container, x, y, onAim } = lastPoint;
+  const c = columnAt(document.elementFromPoint(x, y));
+  const key = c ? `${c.x},${c.y}` : null;
+  if (key !== lastSeen.get(container)) { lastSeen.set(container, key); onAim(c); }
+}
+
 export function watchBoard(container, onAim, onPick) {
   let down = null;
   container.addEventListener('pointermove', (e) => {
     if (e.pointerType === 'touch') return;
+    lastPoint = { container, x: e.clientX, y: e.clientY, onAim };
     const c = columnAt(document.elementFromPoint(e.clientX, e.clientY));
     const key = c ? `${c.x},${c.y}` : null;
     if (key !== lastSeen.get(container)) { lastSeen.set(container, key); onAim(c); }
   });
   container.addEventListener('pointerleave', (e) => {
     if (e.pointerType === 'touch') return;
+    lastPoint = null;
     lastSeen.delete(container);
     onAim(null);
   });

@@ -123,7 +123,8 @@ fn at_the_cap_a_simple_request_is_still_answered() {
     let hogs: Vec<TcpStream> = (0..8)
         .map(|_| TcpStream::connect(&s.addr).unwrap())
         .collect();
-    std::thread::sleep(Duration::from_millis(200));
+    // (Older than a new connection's time for its first request.)
+    std::thread::sleep(Duration::from_millis(400));
     for _ in 0..3 {
         let v = s.ok("GET", "/api/info", None);
         assert_eq!(v["threads"], 1);

@@ -35,7 +35,7 @@ expect.set_options(timeout=TIMEOUT)
 figures = {}
 
 
-def open_page(browser):
+def open_page(browser, url=None):
     ctx = browser.new_context(viewport={"width": 1400, "height": 950}, accept_downloads=True)
     page = ctx.new_page()
     errors = []
@@ -45,7 +45,7 @@ def open_page(browser):
             if m.type == "error" and not m.text.startswith("Failed to load resource") else None)
     page.errors = errors
     page.set_default_timeout(TIMEOUT)
-    page.goto(URL)
+    page.goto(url or URL)
     page.wait_for_selector("body[data-ready=true]")
     return page
 
@@ -767,16 +767,13 @@ def test_the_rules_of_a_new_game_start_as_the_servers(browser):
     try:
         url = server.stdout.readline().split()[0]
         assert url.startswith("http://"), url
-        ctx = browser.new_context(viewport={"width": 1400, "height": 950})
-        page = ctx.new_page()
-        page.set_default_timeout(TIMEOUT)
-        page.goto(url)
-        page.wait_for_selector("body[data-ready=true]")
+        page = open_page(browser, url)
         expect(page.locator("#rules")).to_have_value("bridget")
         expect(page.locator("#swap")).to_be_checked()
         page.click("#new")
         expect(page.locator("#message")).to_contain_text("New game (bridget swap rules).")
-        ctx.close()
+        assert not page.errors, page.errors
+        page.context.close()
     finally:
         server.terminate()
         server.wait()
